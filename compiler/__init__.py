@@ -1,0 +1,1 @@
+"""Content pack -> compiled ruleset: load, validate, parse, resolve, check, build graph, lower."""

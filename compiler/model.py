@@ -1,0 +1,237 @@
+"""The content model: a pack's definitions as typed records, each knowing where it was written.
+
+``compiler/build.py`` fills these from schema-valid YAML; effect strings are kept as
+:class:`EffectText` (source text plus location) and parsed into IR by ``compiler/parser.py``.
+Nothing here knows any game: a faction, an artifact and a guild card are all :class:`CardDef`
+distinguished only by the deck they start in and the properties the pack gives them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ir
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A place in a content file: 1-based line and column of a YAML node's start and end."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass
+class EffectText:
+    """One effect-language string as written in YAML, with what is needed to map offsets
+    inside it back to file positions (see ``compiler/scalar_map.py``), and its parse."""
+
+    text: str
+    loc: Loc
+    grammar: str = "effect"  # entry rule: "effect" | "expr" | "trigger"
+    offset_map: Any = None  # callable(offset) -> (line, column) in the YAML file
+    tree: ir.Node | None = None  # filled by the parser; None if it failed to parse
+
+
+@dataclass
+class Definition:
+    """Common to every entry of a pack: its id, provenance and location."""
+
+    id: str
+    source: str  # "rulebook" | "illustrative"
+    loc: Loc
+    kind: str = ""  # "resource" | "track" | "zone" | ... (set by each subclass)
+    description: str = ""
+
+
+@dataclass
+class ResourceDef(Definition):
+    """A counted quantity: per player (``scope: player``) or shared (``scope: global``).
+
+    ``max`` caps it (gains above are lost); ``min`` is the floor for ``lose``;
+    ``visibility``: ``public`` or ``owner`` (others see it redacted)."""
+
+    scope: str = "player"
+    start: int = 0
+    min: int = 0
+    max: int | None = None
+    visibility: str = "public"
+    kind: str = "resource"
+
+
+@dataclass
+class TrackDef(Definition):
+    """A track: positions ``0..length``; gaining moves one step at a time and runs the reward
+    printed on each position reached (``rewards[position]``)."""
+
+    scope: str = "player"
+    length: int = 10
+    start: int = 0
+    rewards: dict[int, EffectText] = field(default_factory=dict)
+    visibility: str = "public"
+    kind: str = "track"
+
+
+@dataclass
+class ZoneDef(Definition):
+    """A place for components. ``scope`` player or global. ``visibility``:
+    ``public`` (contents and order), ``owner`` (the owner sees it, others see only the count),
+    ``hidden`` (nobody sees the order; contents are known as a multiset to the owner).
+    ``refill_from`` is shuffled into an empty zone that is drawn from; ``on_enter: roll``
+    rolls a die that enters; ``ordered`` zones keep a top (the end of the list)."""
+
+    scope: str = "player"
+    visibility: str = "public"
+    ordered: bool = False
+    refill_from: str | None = None
+    on_enter: str | None = None
+    capacity: int | None = None
+    kind: str = "zone"
+
+
+@dataclass
+class ComponentTypeDef(Definition):
+    """A kind of component (``die``, ``card``, ``face``, ``token``) and the properties its
+    instances carry (``props``: name -> "int" | "str" | an enum name)."""
+
+    base: str = "card"  # "die" | "card" | "face" | "token"
+    props: dict[str, str] = field(default_factory=dict)
+    kind: str = "component_type"
+
+
+@dataclass
+class DieDef(Definition):
+    """A die model: its faces (each a list of icons), properties (tier, colour, ...), and how
+    many exist (``count``; None is unlimited) and where they start (``zone``)."""
+
+    type: str = "die"
+    faces: list[list[str]] = field(default_factory=list)
+    props: dict[str, Any] = field(default_factory=dict)
+    count: int | None = None
+    zone: str | None = None
+    kind: str = "die"
+
+
+@dataclass
+class AbilityDef:
+    """One ability printed on a card.
+
+    ``timing``: ``trigger`` (``when`` an event matches), ``activated`` (used in an
+    ``use abilities`` window) or ``passive`` (only ``modifiers``). ``once_per_round`` exhausts
+    the card when used."""
+
+    id: str
+    loc: Loc
+    timing: str
+    effect: EffectText | None = None
+    when: EffectText | None = None
+    condition: EffectText | None = None
+    once_per_round: bool = False
+    modifiers: dict[str, int] = field(default_factory=dict)  # constant -> delta
+    label: str = ""
+
+
+@dataclass
+class SpaceDef(Definition):
+    """An action space or board location: what may be placed on it (``requires``: a condition
+    with the placed component bound as ``it``), the effect of using it, its neighbours."""
+
+    requires: EffectText | None = None
+    effect: EffectText | None = None
+    adjacent: list[str] = field(default_factory=list)
+    props: dict[str, Any] = field(default_factory=dict)
+    kind: str = "space"
+
+
+@dataclass
+class CardSide:
+    """What one side of a card says: properties, named effects, abilities, spaces."""
+
+    props: dict[str, Any] = field(default_factory=dict)
+    effects: dict[str, EffectText] = field(default_factory=dict)
+    abilities: list[AbilityDef] = field(default_factory=list)
+    spaces: list[SpaceDef] = field(default_factory=list)
+    needs: EffectText | None = None
+
+
+@dataclass
+class CardDef(Definition):
+    """A card: ``deck`` is the zone its copies start in; ``front`` and optional ``back`` (the
+    upgraded side) carry its properties, named effects, abilities and printed spaces."""
+
+    type: str = "card"
+    deck: str = ""
+    copies: int = 1
+    name: str = ""
+    front: CardSide = field(default_factory=CardSide)
+    back: CardSide | None = None
+    kind: str = "card"
+
+
+@dataclass
+class ProcedureDef(Definition):
+    """A named, parameterised effect written once and called from cards and the flow."""
+
+    params: list[str] = field(default_factory=list)
+    effect: EffectText | None = None
+    kind: str = "procedure"
+
+
+@dataclass
+class VariantDef(Definition):
+    """A variant: the player counts it is for (``auto`` picks it for those counts), constants
+    it changes and procedures it replaces or adds."""
+
+    players: tuple[int, int] = (1, 99)
+    auto: bool = False
+    constants: dict[str, int] = field(default_factory=dict)
+    procedures: dict[str, ProcedureDef] = field(default_factory=dict)
+    kind: str = "variant"
+
+
+@dataclass
+class FlowDef:
+    """How a game runs: ``main`` effect (setup and rounds), the final ``score`` expression per
+    player, ``tiebreak`` expressions, and ``evaluation`` (a heuristic for the greedy agent)."""
+
+    loc: Loc
+    main: EffectText
+    score: EffectText
+    tiebreak: list[EffectText] = field(default_factory=list)
+    evaluation: EffectText | None = None
+    order: EffectText | None = None  # priority expression for "priority order"
+    max_steps: int = 2_000_000
+    max_decisions: int = 20_000
+
+
+@dataclass
+class Pack:
+    """A whole content pack after loading: manifest facts and every definition by id."""
+
+    root: str
+    id: str
+    name: str
+    version: str
+    engine: int
+    min_players: int
+    max_players: int
+    files: list[str] = field(default_factory=list)
+    icons: list[str] = field(default_factory=list)
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    constants: dict[str, int] = field(default_factory=dict)
+    resources: dict[str, ResourceDef] = field(default_factory=dict)
+    tracks: dict[str, TrackDef] = field(default_factory=dict)
+    vars: dict[str, ResourceDef] = field(default_factory=dict)
+    zones: dict[str, ZoneDef] = field(default_factory=dict)
+    component_types: dict[str, ComponentTypeDef] = field(default_factory=dict)
+    dice: dict[str, DieDef] = field(default_factory=dict)
+    cards: dict[str, CardDef] = field(default_factory=dict)
+    spaces: dict[str, SpaceDef] = field(default_factory=dict)
+    procedures: dict[str, ProcedureDef] = field(default_factory=dict)
+    variants: dict[str, VariantDef] = field(default_factory=dict)
+    flow: FlowDef | None = None
+    reports: list[str] = field(default_factory=list)  # decks whose cards the statistics report

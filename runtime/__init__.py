@@ -1,0 +1,1 @@
+"""Compiled ruleset -> games: state, interpreter, agents, simulation, logs, and the CLI."""
