@@ -90,6 +90,7 @@ class ZoneDef(Definition):
     refill_from: str | None = None
     on_enter: str | None = None
     capacity: int | None = None
+    active: bool = False  # abilities and modifiers of cards here are live (tableau, hand of roles)
     kind: str = "zone"
 
 
@@ -178,6 +179,8 @@ class ProcedureDef(Definition):
 
     params: list[str] = field(default_factory=list)
     effect: EffectText | None = None
+    available: EffectText | None = None  # condition: offered as a free action in ability windows
+    label: str = ""
     kind: str = "procedure"
 
 
