@@ -1,0 +1,485 @@
+"""Safe YAML loading that keeps the file position of every key and value.
+
+The YAML event stream (libyaml's ``CSafeLoader`` parser when available) is turned straight into
+plain Python values (dicts, lists, str, int, float, bool, None) plus a parallel tree of
+positions, so any value can be located by its path of keys and indexes. Problems are returned as
+diagnostics, never raised: syntax errors, tabs used for indentation, duplicate keys, non-UTF-8
+bytes, oversized files, too-deep nesting and alias bombs. Aliases share the anchored value
+instead of copying it, and their expanded size is counted as they are met, so a
+"billion laughs" file is rejected after a few hundred events with bounded memory.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+from .diagnostics import Diagnostic, diagnostic, file_start
+from .model import Loc
+from .scalar_map import LineIndex, OffsetMap, offset_mapper
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+Path = tuple  # a path of mapping keys (str) and sequence indexes (int)
+
+_STR = "tag:yaml.org,2002:str"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_SCALAR_TAGS = {
+    _STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp",
+}
+_resolver = Resolver()
+_constructor = SafeConstructor()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep hostile or broken files from exhausting time or memory."""
+
+    max_bytes: int = 2 * 1024 * 1024
+    max_depth: int = 64
+    max_alias_nodes: int = 100_000
+
+
+@dataclass(frozen=True)
+class ScalarSpan:
+    """Where a scalar string was written: its YAML style (``None`` plain, ``'``, ``"``,
+    ``|``, ``>``), its start and end character indexes in the document text, and the
+    column of the block collection around it (needed to replay block scalars)."""
+
+    style: str | None
+    start: int
+    end: int
+    parent_indent: int
+
+
+@dataclass
+class _Pos:
+    """Position record of one value: its location, and those of its keys and children."""
+
+    loc: Loc
+    children: dict | list | None = None
+    key_locs: dict[str, Loc] | None = None
+    scalar: ScalarSpan | None = None
+
+
+@dataclass
+class Document:
+    """A loaded YAML file: ``data`` (plain values) and the position of every value in it."""
+
+    path: str
+    text: str
+    data: Any
+    root: _Pos
+    lines: LineIndex = field(repr=False)
+
+    def _walk(self, path: Path) -> Iterator[tuple[_Pos, Any]]:
+        pos: _Pos | None = self.root
+        for step in path:
+            children = pos.children if pos is not None else None
+            if isinstance(children, dict) and isinstance(step, str) and step in children:
+                yield pos, step
+                pos = children[step]
+            elif isinstance(children, list) and isinstance(step, int) and 0 <= step < len(children):
+                yield pos, step
+                pos = children[step]
+            else:
+                return
+        yield pos, None
+
+    def _deepest(self, path: Path) -> tuple[_Pos, bool]:
+        steps = list(self._walk(path))
+        return steps[-1][0], len(steps) == len(path) + 1
+
+    def has(self, path: Path) -> bool:
+        """Whether a value exists at ``path``."""
+        return self._deepest(path)[1]
+
+    def loc(self, path: Path = ()) -> Loc:
+        """The location of the value at ``path`` (or of its deepest existing ancestor)."""
+        return self._deepest(path)[0].loc
+
+    def key_loc(self, path: Path) -> Loc:
+        """The location of the key naming the value at ``path``; for a sequence item or a
+        path that does not exist, the location of the value (or nearest ancestor)."""
+        if path and isinstance(path[-1], str):
+            parent, found = self._deepest(path[:-1])
+            if found and parent.key_locs and path[-1] in parent.key_locs:
+                return parent.key_locs[path[-1]]
+        return self.loc(path)
+
+    def scalar(self, path: Path) -> ScalarSpan | None:
+        """How the string at ``path`` was written, or None if it is not a string scalar."""
+        pos, found = self._deepest(path)
+        return pos.scalar if found else None
+
+    def offset_map(self, path: Path) -> OffsetMap:
+        """For the string at ``path``: offset in the loaded string -> (line, column) in file."""
+        span = self.scalar(path)
+        loc = self.loc(path)
+        if span is None:
+            return lambda offset: (loc.line, loc.column)
+        value = self.value(path)
+        return offset_mapper(self.text, span.style, span.start, span.end, value,
+                             span.parent_indent, self.lines)
+
+    def value(self, path: Path) -> Any:
+        """The plain value at ``path`` (KeyError/IndexError if absent)."""
+        value = self.data
+        for step in path:
+            value = value[step]
+        return value
+
+
+class _Stop(Exception):
+    """Raised inside the builder to abandon a file after a fatal diagnostic."""
+
+
+@dataclass
+class _Frame:
+    value: dict | list
+    pos: _Pos
+    flow: bool
+    anchor: str | None
+    size: int = 1
+    key: str | None = None
+    key_loc: Loc | None = None
+    skip_value: bool = False
+    have_key: bool = False
+
+
+class _Builder:
+    """Turns a YAML event stream into values and positions, checking limits as it goes."""
+
+    def __init__(self, text: str, path: str, limits: Limits) -> None:
+        self.text = text
+        self.path = path
+        self.limits = limits
+        self.lines = LineIndex(text)
+        self.diags: list[Diagnostic] = []
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, _Pos, int] | None] = {}
+        self.alias_nodes = 0
+        self.documents = 0
+        self.root: tuple[Any, _Pos] | None = None
+        self.multiline_scalars: list[tuple[int, int]] = []
+
+    def mark_loc(self, start, end=None) -> Loc:
+        end = end or start
+        return Loc(self.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+    def mark_index(self, mark) -> int:
+        return self.lines.index(mark.line, mark.column)
+
+    def fail(self, code: str, loc: Loc, message: str, hint: str = "") -> None:
+        self.diags.append(diagnostic(code, loc, message, hint))
+        raise _Stop
+
+    def report(self, code: str, loc: Loc, message: str, hint: str = "") -> None:
+        self.diags.append(diagnostic(code, loc, message, hint))
+
+    def run(self, events) -> None:
+        for event in events:
+            handler = getattr(self, "on_" + type(event).__name__, None)
+            if handler is not None:
+                handler(event)
+
+    def on_DocumentStartEvent(self, event) -> None:
+        self.documents += 1
+        if self.documents > 1:
+            self.fail("E107", self.mark_loc(event.start_mark, event.end_mark),
+                      "a content file holds one YAML document; found a second one here",
+                      "remove the '---' line or split the file in two")
+
+    def on_ScalarEvent(self, event) -> None:
+        loc = self.scalar_loc(event)
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and isinstance(frame.value, dict) and not frame.have_key:
+            self.add(event.value, _Pos(loc), 1, event)
+            return
+        value = self.scalar_value(event, loc)
+        pos = _Pos(loc)
+        if isinstance(value, str):
+            start = self.mark_index(event.start_mark)
+            end = self.mark_index(event.end_mark)
+            parent_indent = self.stack[-1].pos.loc.column - 1 if self.stack else -1
+            pos.scalar = ScalarSpan(event.style or None, start, end, parent_indent)
+            if event.start_mark.line != event.end_mark.line:
+                self.multiline_scalars.append((start, end))
+        self.register(event.anchor, value, pos, 1)
+        self.add(value, pos, 1, event)
+
+    def scalar_loc(self, event) -> Loc:
+        if event.style in ("|", ">"):
+            end = self.mark_index(event.end_mark)
+            start = self.mark_index(event.start_mark)
+            while end > start + 1 and self.text[end - 1] in " \t\n":
+                end -= 1
+            line, column = self.lines.position(end)
+            return Loc(self.path, event.start_mark.line + 1, event.start_mark.column + 1, line, column)
+        return self.mark_loc(event.start_mark, event.end_mark)
+
+    def scalar_value(self, event, loc: Loc) -> Any:
+        tag = event.tag
+        if tag in (None, "!"):
+            implicit = event.implicit if tag is None else (False, False)
+            tag = _resolver.resolve(yaml.ScalarNode, event.value, implicit)
+        if tag not in _SCALAR_TAGS:
+            self.report("E110", loc, f"unsupported YAML tag '{event.tag or tag}'",
+                        "content files hold plain text, numbers, true/false, lists and mappings")
+            return event.value
+        if tag in (_STR, "tag:yaml.org,2002:timestamp"):
+            return event.value
+        node = yaml.ScalarNode(tag, event.value)
+        try:
+            return getattr(_constructor, _CONSTRUCTORS[tag])(node)
+        except (ValueError, yaml.YAMLError):
+            self.report("E202", loc, f"'{event.value}' is not a valid {tag.rsplit(':', 1)[-1]}")
+            return event.value
+
+    def register(self, anchor: str | None, value: Any, pos: _Pos, size: int) -> None:
+        if anchor is not None:
+            self.anchors[anchor] = (value, pos, size)
+
+    def on_AliasEvent(self, event) -> None:
+        loc = self.mark_loc(event.start_mark, event.end_mark)
+        target = self.anchors.get(event.anchor, "missing")
+        if target == "missing":
+            self.fail("E101", loc, f"unknown alias '*{event.anchor}'",
+                      "define the anchor (&name) before using it")
+        if target is None:
+            self.fail("E104", loc, f"alias '*{event.anchor}' refers to a value that contains it",
+                      "an anchored value cannot include itself")
+        value, pos, size = target
+        self.alias_nodes += size
+        if self.alias_nodes > self.limits.max_alias_nodes:
+            self.fail("E104", loc,
+                      f"aliases expand to more than {self.limits.max_alias_nodes} values",
+                      "this looks like an alias bomb; write the data out or use fewer aliases")
+        self.add(value, pos, size, event)
+
+    def open_collection(self, event, value: dict | list) -> None:
+        loc = self.mark_loc(event.start_mark, event.end_mark)
+        if len(self.stack) >= self.limits.max_depth:
+            self.fail("E105", loc,
+                      f"lists and mappings are nested more than {self.limits.max_depth} levels deep")
+        if event.tag not in (None, "!", _SEQ, _MAP):
+            self.report("E110", loc, f"unsupported YAML tag '{event.tag}'",
+                        "content files hold plain text, numbers, true/false, lists and mappings")
+        children: dict | list = {} if isinstance(value, dict) else []
+        pos = _Pos(loc, children, {} if isinstance(value, dict) else None)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = None
+        self.stack.append(_Frame(value, pos, bool(event.flow_style), event.anchor))
+
+    def close_collection(self, event) -> None:
+        frame = self.stack.pop()
+        loc = frame.pos.loc
+        if frame.flow:
+            end = event.end_mark
+            loc = Loc(loc.path, loc.line, loc.column, end.line + 1, end.column + 1)
+        else:
+            last = _last_child(frame.pos)
+            if last is not None:
+                loc = Loc(loc.path, loc.line, loc.column, last.end_line, last.end_column)
+        frame.pos.loc = loc
+        self.register(frame.anchor, frame.value, frame.pos, frame.size)
+        self.add(frame.value, frame.pos, frame.size, event)
+
+    def on_SequenceStartEvent(self, event) -> None:
+        self.open_collection(event, [])
+
+    def on_MappingStartEvent(self, event) -> None:
+        self.open_collection(event, {})
+
+    def on_SequenceEndEvent(self, event) -> None:
+        self.close_collection(event)
+
+    def on_MappingEndEvent(self, event) -> None:
+        self.close_collection(event)
+
+    def add(self, value: Any, pos: _Pos, size: int, event) -> None:
+        if not self.stack:
+            self.root = (value, pos)
+            return
+        frame = self.stack[-1]
+        frame.size += size
+        if isinstance(frame.value, list):
+            frame.value.append(value)
+            frame.pos.children.append(pos)
+            return
+        if not frame.have_key:
+            self.take_key(frame, value, pos, event)
+            return
+        frame.have_key = False
+        if not frame.skip_value:
+            frame.value[frame.key] = value
+            frame.pos.children[frame.key] = pos
+            frame.pos.key_locs[frame.key] = frame.key_loc
+
+    def take_key(self, frame: _Frame, value: Any, pos: _Pos, event) -> None:
+        frame.have_key = True
+        frame.skip_value = True
+        if not isinstance(event, yaml.ScalarEvent):
+            self.report("E108", pos.loc, "a mapping key must be plain text, not a list or mapping")
+            return
+        key = event.value
+        if key == "<<" and not event.style:
+            self.report("E109", pos.loc, "merge keys (<<) are not supported",
+                        "write the fields out in full")
+            return
+        if key in frame.value:
+            first = frame.pos.key_locs[key]
+            self.report("E103", pos.loc, f"key '{key}' appears twice in this mapping",
+                        f"first defined at line {first.line}, column {first.column}")
+            return
+        frame.key, frame.key_loc, frame.skip_value = key, pos.loc, False
+
+
+_CONSTRUCTORS = {
+    "tag:yaml.org,2002:int": "construct_yaml_int",
+    "tag:yaml.org,2002:float": "construct_yaml_float",
+    "tag:yaml.org,2002:bool": "construct_yaml_bool",
+    "tag:yaml.org,2002:null": "construct_yaml_null",
+}
+
+
+def _last_child(pos: _Pos) -> Loc | None:
+    children = pos.children
+    if isinstance(children, dict):
+        return children[next(reversed(children))].loc if children else (
+            list(pos.key_locs.values())[-1] if pos.key_locs else None)
+    if isinstance(children, list) and children:
+        return children[-1].loc
+    return None
+
+
+def normalise_newlines(text: str) -> str:
+    """Every YAML line break (CRLF, CR, NEL, LS, PS) as ``\\n``, and no byte-order mark."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for newline in ("\r\n", "\r", "\x85", "\u2028", "\u2029"):
+        text = text.replace(newline, "\n")
+    return text
+
+
+def decode_utf8(raw: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
+    """Decode file bytes as UTF-8; on failure, E002 at the first bad byte's line and column."""
+    try:
+        return normalise_newlines(raw.decode("utf-8")), []
+    except UnicodeDecodeError as error:
+        before = raw[:error.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
+        loc = Loc(path, line, column, line, column + 1)
+        return None, [diagnostic("E002", loc, f"byte 0x{raw[error.start]:02x} is not valid UTF-8",
+                                 "save the file with UTF-8 encoding")]
+
+
+def _tab_indents(text: str) -> Iterator[tuple[int, int]]:
+    """(line index 0-based, column 0-based) of each tab in a line's leading whitespace,
+    for lines that hold content other than a comment."""
+    for number, line in enumerate(text.split("\n")):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        lead = line[: len(line) - len(stripped)]
+        tab = lead.find("\t")
+        if tab != -1:
+            yield number, tab
+
+
+def _tab_diagnostic(path: str, line0: int, column0: int) -> Diagnostic:
+    loc = Loc(path, line0 + 1, column0 + 1, line0 + 1, column0 + 2)
+    return diagnostic("E102", loc, "a tab is used for indentation",
+                      "YAML indentation must use spaces; replace the tab with spaces")
+
+
+def _syntax_diagnostic(error: yaml.YAMLError, builder: _Builder) -> Diagnostic:
+    mark = getattr(error, "problem_mark", None)
+    if mark is not None:
+        loc = builder.mark_loc(mark)
+        problem = getattr(error, "problem", None) or "invalid YAML"
+        context = getattr(error, "context", None)
+        hint = ""
+        if context and getattr(error, "context_mark", None) is not None:
+            hint = f"{context} that started at line {error.context_mark.line + 1}"
+        return diagnostic("E101", Loc(loc.path, loc.line, loc.column, loc.line, loc.column + 1),
+                          f"YAML syntax error: {problem}", hint)
+    position = getattr(error, "position", 0) or 0
+    index = len(builder.text.encode("utf-8")[:position].decode("utf-8", errors="ignore"))
+    line, column = builder.lines.position(index)
+    reason = getattr(error, "reason", None) or str(error)
+    return diagnostic("E101", Loc(builder.path, line, column, line, column + 1),
+                      f"YAML syntax error: {reason}")
+
+
+def load_yaml_text(text: str, path: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
+    """Load YAML source ``text`` (shown as ``path`` in diagnostics) into a :class:`Document`.
+    Returns ``(None, diagnostics)`` when the file cannot be loaded at all."""
+    text = normalise_newlines(text)
+    builder = _Builder(text, path, limits)
+    try:
+        builder.run(yaml.parse(text, Loader=_Loader))
+    except _Stop:
+        return None, builder.diags
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        error_line = mark.line if mark is not None else len(builder.lines.starts)
+        tabs = [tab for tab in _tab_indents(text) if tab[0] <= error_line]
+        if tabs:
+            return None, builder.diags + [_tab_diagnostic(path, *tabs[0])]
+        return None, builder.diags + [_syntax_diagnostic(error, builder)]
+    tab_diags = [
+        _tab_diagnostic(path, line0, column0)
+        for line0, column0 in _tab_indents(text)
+        if not _inside_any(builder.lines.index(line0, column0), builder.multiline_scalars)
+    ]
+    diags = builder.diags + tab_diags
+    if builder.root is None or builder.root[0] is None:
+        diags.append(diagnostic("E106", file_start(path), "the file is empty",
+                                "a content file needs its top-level key, e.g. 'cards:'"))
+        return None, diags
+    data, root = builder.root
+    return Document(path, text, data, root, builder.lines), diags
+
+
+def _inside_any(index: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= index < end for start, end in spans)
+
+
+def load_yaml_bytes(raw: bytes, path: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
+    """Check size and encoding of file bytes, then load them as YAML."""
+    if len(raw) > limits.max_bytes:
+        return None, [diagnostic("E003", file_start(path),
+                                 f"the file is {len(raw)} bytes; the limit is {limits.max_bytes}",
+                                 "split it into several files listed in pack.yaml")]
+    text, diags = decode_utf8(raw, path)
+    if text is None:
+        return None, diags
+    return load_yaml_text(text, path, limits)
+
+
+def load_yaml_file(file_path: str, display_path: str | None = None,
+                   limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
+    """Read and load a YAML file; diagnostics name it ``display_path`` (default: its path)."""
+    shown = display_path or file_path
+    try:
+        size = os.path.getsize(file_path)
+        if size > limits.max_bytes:
+            return None, [diagnostic("E003", file_start(shown),
+                                     f"the file is {size} bytes; the limit is {limits.max_bytes}",
+                                     "split it into several files listed in pack.yaml")]
+        with open(file_path, "rb") as handle:
+            raw = handle.read()
+    except OSError as error:
+        return None, [diagnostic("E001", file_start(shown),
+                                 f"cannot read the file: {error.strerror or error}")]
+    return load_yaml_bytes(raw, shown, limits)
