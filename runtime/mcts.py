@@ -1,0 +1,143 @@
+"""Monte Carlo tree search over determinised hidden information (information-set MCTS).
+
+Each iteration asks the state for a *determinisation* — a copy in which everything the deciding
+seat cannot see (others' hands, bag and deck order, future dice) is re-randomised — then walks
+one shared tree with UCT: whoever is to move in that copy picks among the actions legal there,
+untried actions are expanded first, a random rollout plays on (up to a depth cap, after which
+the pack's evaluation says who is ahead), and each seat's result is credited to the moves that
+seat made. Children are keyed by action label, so "play card 4" is one node across
+determinisations even when its index differs. Everything random flows from the agent's rng, so
+a fixed seed and an iteration budget give the same choice every time.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+__all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH"]
+
+DEFAULT_ITERATIONS = 100
+DEFAULT_ROLLOUT_DEPTH = 200
+
+
+class _Node:
+    """Statistics for one move from its parent: visits, total reward of the seat who made it,
+    and how often it was available (the information-set UCT denominator)."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+def _labelled_actions(state: Any) -> dict[str, int]:
+    """Legal actions by label; repeated labels get ``#2``, ``#3``... in action order."""
+    by_label: dict[str, int] = {}
+    for action in state.legal_actions():
+        label = state.action_label(action)
+        key, n = label, 1
+        while key in by_label:
+            n += 1
+            key = f"{label}#{n}"
+        by_label[key] = action
+    return by_label
+
+
+class MCTSAgent:
+    """Determinised UCT search with a budget of ``iterations`` or ``seconds`` per decision."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        exploration: float = 1.4,
+        rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
+    ):
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.name = f"mcts:{seconds}s" if seconds is not None else (
+            "mcts" if iterations == DEFAULT_ITERATIONS else f"mcts:{iterations}"
+        )
+
+    def choose(self, state: Any, rng: random.Random) -> int:
+        """The most visited root move after the search budget is spent."""
+        root_actions = _labelled_actions(state)
+        if len(root_actions) == 1:
+            return next(iter(root_actions.values()))
+        me = state.current_player()
+        root = _Node()
+        deadline = time.monotonic() + self.seconds if self.seconds is not None else None
+        done = 0
+        while True:
+            if deadline is not None:
+                if done and time.monotonic() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+            self._iterate(root, state.resample_hidden(me, rng.getrandbits(63)), rng)
+            done += 1
+
+        def preference(label: str) -> tuple[int, float]:
+            child = root.children.get(label)
+            if child is None or child.visits == 0:
+                return (0, 0.0)
+            return (child.visits, child.total / child.visits)
+
+        best = max(root_actions, key=preference)
+        return root_actions[best]
+
+    def _iterate(self, root: _Node, state: Any, rng: random.Random) -> None:
+        path: list[tuple[_Node, int]] = []
+        node = root
+        while not state.is_terminal():
+            mover = state.current_player()
+            actions = _labelled_actions(state)
+            for label in actions:
+                child = node.children.get(label)
+                if child is not None:
+                    child.available += 1
+            untried = [label for label in actions if label not in node.children]
+            if untried:
+                label = rng.choice(untried)
+                child = node.children[label] = _Node()
+                child.available = 1
+                state.apply(actions[label])
+                path.append((child, mover))
+                break
+            label = max(actions, key=lambda lab: self._uct(node.children[lab]))
+            node = node.children[label]
+            state.apply(actions[label])
+            path.append((node, mover))
+        rewards = self._rollout(state, rng)
+        for child, mover in path:
+            child.visits += 1
+            child.total += rewards[mover]
+
+    def _uct(self, child: _Node) -> float:
+        if child.visits == 0:
+            return math.inf
+        return child.total / child.visits + self.exploration * math.sqrt(
+            math.log(max(child.available, 1)) / child.visits
+        )
+
+    def _rollout(self, state: Any, rng: random.Random) -> list[float]:
+        """Random play to the end, or to the depth cap where the evaluation's leaders win."""
+        for _ in range(self.rollout_depth):
+            if state.is_terminal():
+                return list(state.returns())
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            return list(state.returns())
+        values = [state.evaluate(seat) for seat in range(len(state.returns()))]
+        best = max(values)
+        return [1.0 if v == best else 0.0 for v in values]
