@@ -31,7 +31,11 @@ class Node:
             if isinstance(value, Node):
                 out.append(value)
             elif isinstance(value, tuple):
-                out.extend(v for v in value if isinstance(v, Node))
+                for v in value:
+                    if isinstance(v, Node):
+                        out.append(v)
+                    elif isinstance(v, tuple):  # named arguments: ((name, expr), ...)
+                        out.extend(x for x in v if isinstance(x, Node))
         return out
 
     def walk(self):
