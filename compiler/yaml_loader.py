@@ -120,13 +120,16 @@ class Document:
         return pos.scalar if found else None
 
     def offset_map(self, path: Path) -> OffsetMap:
-        """For the string at ``path``: offset in the loaded string -> (line, column) in file."""
+        """For the string at ``path``: offset in the loaded string -> (line, column) in file.
+        The replay behind it runs on first use, so unused maps cost nothing."""
+        return _LazyOffsetMap(self, tuple(path))
+
+    def _build_offset_map(self, path: Path) -> OffsetMap:
         span = self.scalar(path)
         loc = self.loc(path)
         if span is None:
             return lambda offset: (loc.line, loc.column)
-        value = self.value(path)
-        return offset_mapper(self.text, span.style, span.start, span.end, value,
+        return offset_mapper(self.text, span.style, span.start, span.end, self.value(path),
                              span.parent_indent, self.lines)
 
     def value(self, path: Path) -> Any:
@@ -135,6 +138,21 @@ class Document:
         for step in path:
             value = value[step]
         return value
+
+
+class _LazyOffsetMap:
+    """An offset map for one string of a document, built the first time it is called."""
+
+    def __init__(self, document: Document, path: Path) -> None:
+        self._document = document
+        self._path = path
+        self._mapper: OffsetMap | None = None
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        """The 1-based (line, column) in the file of character ``offset`` of the string."""
+        if self._mapper is None:
+            self._mapper = self._document._build_offset_map(self._path)
+        return self._mapper(offset)
 
 
 class _Stop(Exception):

@@ -1,0 +1,264 @@
+"""Fill the content model (``compiler/model.py``) from schema-valid YAML documents.
+
+Each definition gets the location of its ``id`` value (where a caret is most useful), and every
+effect-language string becomes an :class:`EffectText` with its entry grammar and a map from
+offsets in the string back to file positions. Ids must be unique across the whole pack (E205);
+ability and printed-space ids are scoped to their card, variant procedures to their variant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .diagnostics import Diagnostic, diagnostic
+from .model import (
+    AbilityDef, CardDef, CardSide, ComponentTypeDef, DieDef, EffectText, FlowDef, Loc, Pack,
+    ProcedureDef, ResourceDef, SpaceDef, TrackDef, VariantDef, ZoneDef,
+)
+from .yaml_loader import Document
+
+Path = tuple
+
+
+class _Scope:
+    """Ids already defined in one namespace, with where, to report duplicates."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.seen: dict[str, Loc] = {}
+
+    def claim(self, name: str, loc: Loc, diags: list[Diagnostic]) -> bool:
+        """Record ``name``; report E205 and return False if it was already defined."""
+        first = self.seen.get(name)
+        if first is None:
+            self.seen[name] = loc
+            return True
+        diags.append(diagnostic(
+            "E205", loc, f"{self.what} '{name}' is defined twice",
+            f"first defined at {first.path}:{first.line}:{first.column}"))
+        return False
+
+
+class PackBuilder:
+    """Builds one :class:`Pack` from a manifest and its content documents."""
+
+    def __init__(self, root: str, manifest: Document) -> None:
+        data = manifest.data
+        players = data["players"]
+        self.pack = Pack(
+            root=root, id=data["id"], name=data["name"], version=data["version"],
+            engine=data["engine"], min_players=players["min"], max_players=players["max"],
+            files=list(data["files"]), reports=list(data.get("reports", [])),
+        )
+        self.diags: list[Diagnostic] = []
+        self.ids = _Scope("id")
+        self.icons = _Scope("icon")
+        self.enums = _Scope("enum")
+        self.flow_loc: Loc | None = None
+
+    # ---------------------------------------------------------------- helpers
+
+    def effect(self, doc: Document, path: Path, grammar: str) -> EffectText | None:
+        """The effect string at ``path`` (None when absent or null)."""
+        if not doc.has(path):
+            return None
+        text = doc.value(path)
+        if text is None:
+            return None
+        return EffectText(text=text, loc=doc.loc(path), grammar=grammar,
+                          offset_map=doc.offset_map(path))
+
+    def common(self, doc: Document, path: Path) -> dict[str, Any]:
+        """The fields every definition has: id, source, loc, description."""
+        entry = doc.value(path)
+        return {"id": entry["id"], "source": entry["source"], "loc": doc.loc(path + ("id",)),
+                "description": entry.get("description", "")}
+
+    def claim(self, doc: Document, path: Path, scope: _Scope | None = None) -> bool:
+        """Register the entry's id in ``scope`` (the pack-wide one by default)."""
+        return (scope or self.ids).claim(doc.value(path + ("id",)), doc.loc(path + ("id",)), self.diags)
+
+    def entries(self, doc: Document, path: Path):
+        """(path, entry) for each entry of the list at ``path`` whose id is new in the pack."""
+        if not doc.has(path):
+            return
+        for index, entry in enumerate(doc.value(path)):
+            item = path + (index,)
+            if self.claim(doc, item):
+                yield item, entry
+
+    # ---------------------------------------------------------------- kinds
+
+    def add(self, kind: str, doc: Document) -> None:
+        """Add every definition of a schema-valid content document of ``kind``."""
+        getattr(self, "add_" + kind)(doc)
+
+    def add_rules(self, doc: Document) -> None:
+        """Icons, enums, constants, resources, vars, tracks, zones, component types, flow."""
+        base: Path = ("rules",)
+        rules = doc.value(base)
+        pack = self.pack
+        for index, icon in enumerate(rules.get("icons", [])):
+            if self.icons.claim(icon, doc.loc(base + ("icons", index)), self.diags):
+                pack.icons.append(icon)
+        for name, values in rules.get("enums", {}).items():
+            if self.enums.claim(name, doc.key_loc(base + ("enums", name)), self.diags):
+                pack.enums[name] = list(values)
+        for path, entry in self.entries(doc, base + ("constants",)):
+            pack.constants[entry["id"]] = entry["value"]
+        for path, entry in self.entries(doc, base + ("resources",)):
+            pack.resources[entry["id"]] = ResourceDef(
+                **self.common(doc, path), scope=entry.get("scope", "player"),
+                start=entry.get("start", 0), min=entry.get("min", 0), max=entry.get("max"),
+                visibility=entry.get("visibility", "public"))
+        for path, entry in self.entries(doc, base + ("vars",)):
+            pack.vars[entry["id"]] = ResourceDef(
+                **self.common(doc, path), scope=entry.get("scope", "player"),
+                start=entry.get("start", 0),
+                visibility=entry.get("visibility", "public"), kind="var")
+        for path, entry in self.entries(doc, base + ("tracks",)):
+            rewards = {
+                int(position): self.effect(doc, path + ("rewards", position), "effect")
+                for position in entry.get("rewards", {})
+            }
+            pack.tracks[entry["id"]] = TrackDef(
+                **self.common(doc, path), scope=entry.get("scope", "player"),
+                length=entry.get("length", 10), start=entry.get("start", 0), rewards=rewards,
+                visibility=entry.get("visibility", "public"))
+        for path, entry in self.entries(doc, base + ("zones",)):
+            pack.zones[entry["id"]] = ZoneDef(
+                **self.common(doc, path), scope=entry.get("scope", "player"),
+                visibility=entry.get("visibility", "public"), ordered=entry.get("ordered", False),
+                refill_from=entry.get("refill_from"), on_enter=entry.get("on_enter"),
+                capacity=entry.get("capacity"), active=entry.get("active", False))
+        for path, entry in self.entries(doc, base + ("components",)):
+            pack.component_types[entry["id"]] = ComponentTypeDef(
+                **self.common(doc, path), base=entry["base"], props=dict(entry.get("props", {})))
+        if "flow" in rules:
+            self.add_flow(doc, base + ("flow",))
+
+    def add_flow(self, doc: Document, path: Path) -> None:
+        """The game flow; a pack has exactly one."""
+        loc = doc.key_loc(path)
+        if self.flow_loc is not None:
+            first = self.flow_loc
+            self.diags.append(diagnostic("E205", loc, "the flow is defined twice",
+                                         f"first defined at {first.path}:{first.line}:{first.column}"))
+            return
+        self.flow_loc = loc
+        flow = doc.value(path)
+        self.pack.flow = FlowDef(
+            loc=loc,
+            main=self.effect(doc, path + ("main",), "effect"),
+            score=self.effect(doc, path + ("score",), "expr"),
+            tiebreak=[self.effect(doc, path + ("tiebreak", i), "expr")
+                      for i in range(len(flow.get("tiebreak", [])))],
+            evaluation=self.effect(doc, path + ("evaluation",), "expr"),
+            order=self.effect(doc, path + ("order",), "expr"),
+            max_steps=flow.get("max_steps", FlowDef.max_steps),
+            max_decisions=flow.get("max_decisions", FlowDef.max_decisions),
+        )
+
+    def procedure(self, doc: Document, path: Path) -> ProcedureDef:
+        """One procedure entry (from a procedures file or a variant)."""
+        entry = doc.value(path)
+        return ProcedureDef(
+            **self.common(doc, path), params=list(entry.get("params", [])),
+            effect=self.effect(doc, path + ("effect",), "effect"),
+            available=self.effect(doc, path + ("available",), "expr"),
+            label=entry.get("label", ""))
+
+    def add_procedures(self, doc: Document) -> None:
+        """Named, parameterised effects."""
+        for path, entry in self.entries(doc, ("procedures",)):
+            self.pack.procedures[entry["id"]] = self.procedure(doc, path)
+
+    def add_dice(self, doc: Document) -> None:
+        """Die models."""
+        for path, entry in self.entries(doc, ("dice",)):
+            self.pack.dice[entry["id"]] = DieDef(
+                **self.common(doc, path), type=entry.get("type", "die"),
+                faces=[list(face) for face in entry["faces"]], props=dict(entry.get("props", {})),
+                count=entry.get("count"), zone=entry.get("zone"))
+
+    def space(self, doc: Document, path: Path, source: str | None = None) -> SpaceDef:
+        """An action space: on the board (its own source) or printed on a card (the card's)."""
+        entry = doc.value(path)
+        return SpaceDef(
+            id=entry["id"], source=source or entry["source"], loc=doc.loc(path + ("id",)),
+            description=entry.get("description", ""),
+            requires=self.effect(doc, path + ("requires",), "expr"),
+            effect=self.effect(doc, path + ("effect",), "effect"),
+            adjacent=list(entry.get("adjacent", [])), props=dict(entry.get("props", {})))
+
+    def add_spaces(self, doc: Document) -> None:
+        """Board action spaces and locations."""
+        for path, _entry in self.entries(doc, ("spaces",)):
+            space = self.space(doc, path)
+            self.pack.spaces[space.id] = space
+
+    def ability(self, doc: Document, path: Path) -> AbilityDef:
+        """One ability printed on a card side."""
+        entry = doc.value(path)
+        return AbilityDef(
+            id=entry["id"], loc=doc.loc(path + ("id",)), timing=entry["timing"],
+            effect=self.effect(doc, path + ("effect",), "effect"),
+            when=self.effect(doc, path + ("when",), "trigger"),
+            condition=self.effect(doc, path + ("condition",), "expr"),
+            once_per_round=entry.get("once_per_round", False),
+            modifiers=dict(entry.get("modifiers", {})), label=entry.get("label", ""))
+
+    def side(self, doc: Document, path: Path, card_source: str, scope: _Scope) -> CardSide:
+        """What one side of a card says; ability and space ids share the card's scope."""
+        entry = doc.value(path)
+        side = CardSide(props=dict(entry.get("props", {})),
+                        needs=self.effect(doc, path + ("needs",), "needs"))
+        for name in entry.get("effects", {}):
+            side.effects[name] = self.effect(doc, path + ("effects", name), "effect")
+        for index in range(len(entry.get("abilities", []))):
+            item = path + ("abilities", index)
+            if self.claim(doc, item, scope):
+                side.abilities.append(self.ability(doc, item))
+        for index in range(len(entry.get("spaces", []))):
+            item = path + ("spaces", index)
+            if self.claim(doc, item, scope):
+                side.spaces.append(self.space(doc, item, card_source))
+        return side
+
+    def add_cards(self, doc: Document) -> None:
+        """Cards of every deck, with their front and optional back side."""
+        for path, entry in self.entries(doc, ("cards",)):
+            front_scope = _Scope(f"ability or space of card '{entry['id']}'")
+            back_scope = _Scope(f"ability or space on the back of card '{entry['id']}'")
+            self.pack.cards[entry["id"]] = CardDef(
+                **self.common(doc, path), type=entry.get("type", "card"), deck=entry["deck"],
+                copies=entry.get("copies", 1), name=entry.get("name", ""),
+                front=self.side(doc, path, entry["source"], front_scope),
+                back=(self.side(doc, path + ("back",), entry["source"], back_scope)
+                      if "back" in entry else None))
+
+    def add_variants(self, doc: Document) -> None:
+        """Variants: player counts, changed constants, replaced or added procedures."""
+        for path, entry in self.entries(doc, ("variants",)):
+            players = entry.get("players", {"min": self.pack.min_players, "max": self.pack.max_players})
+            scope = _Scope(f"procedure of variant '{entry['id']}'")
+            procedures: dict[str, ProcedureDef] = {}
+            for index in range(len(entry.get("procedures", []))):
+                item = path + ("procedures", index)
+                if self.claim(doc, item, scope):
+                    procedure = self.procedure(doc, item)
+                    procedures[procedure.id] = procedure
+            self.pack.variants[entry["id"]] = VariantDef(
+                **self.common(doc, path), players=(players["min"], players["max"]),
+                auto=entry.get("auto", False), constants=dict(entry.get("constants", {})),
+                procedures=procedures)
+
+
+def build_pack(root: str, manifest: Document,
+               documents: list[tuple[str, Document]]) -> tuple[Pack, list[Diagnostic]]:
+    """A :class:`Pack` from a schema-valid manifest and ``(kind, document)`` pairs, in
+    manifest order, plus E205 diagnostics for ids defined twice."""
+    builder = PackBuilder(root, manifest)
+    for kind, doc in documents:
+        builder.add(kind, doc)
+    return builder.pack, builder.diags
