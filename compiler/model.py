@@ -207,6 +207,7 @@ class FlowDef:
     tiebreak: list[EffectText] = field(default_factory=list)
     evaluation: EffectText | None = None
     order: EffectText | None = None  # priority expression for "priority order"
+    identity: dict[str, EffectText] = field(default_factory=dict)  # per-seat labels for stats
     max_steps: int = 2_000_000
     max_decisions: int = 20_000
 

@@ -1,0 +1,347 @@
+"""Lowering: a checked pack (model + IR trees) -> the compiled ruleset, a plain JSON-able dict.
+
+Statements become a flat table of nodes ``[op, arg, ...]`` whose statement children are node
+ids (ints), so the runtime's agenda frames can refer to them by number. Expressions become
+nested lists ``[op, ...]`` that the runtime compiles to closures once per game. Names are
+classified here against the pack (locals first), so the runtime never sees the IR or YAML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable
+
+from . import ir
+from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
+
+FORMAT = 1
+
+# Names a statement or expression may use without declaring them: bound by the runtime
+# (``you``-relative), by events (trigger fields) or by ``run X.effect(name: value)``.
+IMPLICIT = {"it", "amount", "target", "player", "die", "card", "space"}
+
+
+class Lowering:
+    """Turns IR into the node table. One instance per compile."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.nodes: list[list] = []
+        self.labels: list[str] = []  # each node's own effect text, for decision labels
+        self.text = ""
+        self.player_values = set(pack.resources) | set(pack.tracks) | set(pack.vars)
+        self.lowerers: dict[type, Callable[[Any, frozenset], list]] = STATEMENT_LOWERERS
+
+    # ---------------------------------------------------------------- statements
+
+    def stmt(self, node: ir.Stmt, scope: frozenset) -> int:
+        """Lower one statement; returns its node id."""
+        handler = self.lowerers[type(node)]
+        index = len(self.nodes)
+        self.nodes.append([])  # reserve the id so children get later ids
+        start, end = node.span
+        self.labels.append(" ".join(self.text[start:end].split()) if end > start else "")
+        self.nodes[index] = handler(self, node, scope)
+        return index
+
+    def effect(self, text: EffectText | None, scope: frozenset = frozenset()) -> int | None:
+        """Lower an effect string's tree (None stays None)."""
+        if text is None or text.tree is None:
+            return None
+        outer, self.text = self.text, text.text
+        try:
+            return self.stmt(text.tree, scope)
+        finally:
+            self.text = outer
+
+    # ---------------------------------------------------------------- expressions
+
+    def expr(self, node: ir.Expr | None, scope: frozenset) -> list | None:
+        """Lower an expression to a nested list."""
+        if node is None:
+            return None
+        if isinstance(node, ir.Num):
+            return ["lit", node.value]
+        if isinstance(node, ir.Bool):
+            return ["lit", node.value]
+        if isinstance(node, ir.Text):
+            return ["lit", node.value]
+        if isinstance(node, ir.NoneLit):
+            return ["lit", None]
+        if isinstance(node, ir.This):
+            return ["env", "this"]
+        if isinstance(node, ir.Name):
+            return self.name(node.id, scope)
+        if isinstance(node, ir.Attr):
+            return ["attr", self.expr(node.subject, scope), node.name]
+        if isinstance(node, ir.Unary):
+            return ["un", node.op, self.expr(node.operand, scope)]
+        if isinstance(node, ir.Binary):
+            return ["bin", node.op, self.expr(node.left, scope), self.expr(node.right, scope)]
+        if isinstance(node, ir.Call):
+            return ["call", node.func, [self.expr(a, scope) for a in node.args]]
+        if isinstance(node, ir.ListOf):
+            return ["list", [self.expr(i, scope) for i in node.items]]
+        if isinstance(node, ir.Comprehension):
+            inner = scope | {node.var}
+            return ["comp", node.var, self.expr(node.source, scope),
+                    self.expr(node.where, inner), self.expr(node.value, inner)]
+        if isinstance(node, ir.ZoneRef):
+            return ["zone", node.zone, self.expr(node.owner, scope)]
+        raise TypeError(f"no lowering for expression {type(node).__name__}")
+
+    def name(self, name: str, scope: frozenset) -> list:
+        """Classify a bare name: local binding, player value, zone, constant, or a literal id."""
+        pack = self.pack
+        if name == "you":
+            return ["env", "you"]
+        if name == "players":
+            return ["players"]
+        if name in scope:
+            return ["env", name]
+        if name in self.player_values:
+            return ["pv", ["env", "you"], name]
+        if name in pack.zones:
+            return ["zone", name, None]
+        if name in pack.constants:
+            return ["const", name]
+        if name in pack.icons or any(name in v for v in pack.enums.values()):
+            return ["lit", name]
+        if name in pack.dice or name in pack.cards or name in pack.spaces \
+                or name in pack.procedures:
+            return ["lit", name]
+        # Dynamically bound (trigger fields, run arguments, `it`): looked up at run time.
+        return ["env", name]
+
+    def target(self, node: ir.Expr, scope: frozenset) -> list:
+        """The target of gain/pay/set: a resource/track/var name, or an expression naming one."""
+        if isinstance(node, ir.Name) and node.id not in scope and (
+                node.id in self.player_values):
+            return ["lit", node.id]
+        if isinstance(node, ir.Attr) and node.name in self.player_values:
+            return ["pvref", self.expr(node.subject, scope), node.name]
+        return self.expr(node, scope)
+
+    def amounts(self, amounts: tuple[ir.Amount, ...], scope: frozenset) -> list:
+        """``[[count_expr, target_expr], ...]``."""
+        return [[self.expr(a.count, scope), self.target(a.target, scope)] for a in amounts]
+
+
+def _seq(lw: Lowering, n: ir.Seq, scope: frozenset) -> list:
+    items = []
+    for item in n.items:
+        if isinstance(item, ir.Let):
+            items.append(["let", item.var, lw.expr(item.value, scope)])
+            scope = scope | {item.var}
+        else:
+            items.append(lw.stmt(item, scope))
+    return ["seq", items]
+
+
+def _bind(var: str, scope: frozenset) -> frozenset:
+    return scope | {var}
+
+
+STATEMENT_LOWERERS: dict[type, Callable[[Lowering, Any, frozenset], list]] = {
+    ir.Seq: _seq,
+    ir.Nothing: lambda lw, n, s: ["nothing"],
+    ir.Gain: lambda lw, n, s: ["gain", lw.amounts(n.amounts, s)],
+    ir.Pay: lambda lw, n, s: ["pay", lw.amounts(n.amounts, s)],
+    ir.Lose: lambda lw, n, s: ["lose", lw.amounts(n.amounts, s)],
+    ir.SetTo: lambda lw, n, s: ["set", lw.target(n.target, s), lw.expr(n.value, s)],
+    ir.Reset: lambda lw, n, s: ["reset", lw.target(n.target, s)],
+    ir.May: lambda lw, n, s: ["may", lw.stmt(n.body, s), n.label],
+    ir.Paid: lambda lw, n, s: ["paid", lw.stmt(n.cost, s), lw.stmt(n.reward, s)],
+    ir.Choose: lambda lw, n, s: ["choose", [lw.stmt(o, s) for o in n.options]],
+    ir.AnyOrder: lambda lw, n, s: ["anyorder", [lw.stmt(o, s) for o in n.items]],
+    ir.If: lambda lw, n, s: ["if", lw.expr(n.cond, s), lw.stmt(n.then, s),
+                             lw.stmt(n.otherwise, s) if n.otherwise is not None else None],
+    ir.Repeat: lambda lw, n, s: ["repeat", lw.expr(n.count, s), lw.stmt(n.body, s)],
+    ir.While: lambda lw, n, s: ["while", lw.expr(n.cond, s), lw.stmt(n.body, s)],
+    ir.ForEach: lambda lw, n, s: ["foreach", n.var, lw.expr(n.source, s),
+                                  lw.expr(n.where, _bind(n.var, s)),
+                                  lw.stmt(n.body, _bind(n.var, s))],
+    ir.ChooseItem: lambda lw, n, s: ["chooseitem", n.var, lw.expr(n.source, s),
+                                     lw.expr(n.where, _bind(n.var, s)),
+                                     lw.stmt(n.body, _bind(n.var, s)), n.optional],
+    ir.Let: lambda lw, n, s: ["seq", [["let", n.var, lw.expr(n.value, s)]]],
+    ir.Invoke: lambda lw, n, s: ["invoke", n.name, [lw.expr(a, s) for a in n.args]],
+    ir.Draw: lambda lw, n, s: ["draw", lw.expr(n.count, s), lw.expr(n.source, s),
+                               lw.expr(n.dest, s)],
+    ir.Move: lambda lw, n, s: ["move", lw.expr(n.item, s), lw.expr(n.dest, s), n.position],
+    ir.Shuffle: lambda lw, n, s: ["shuffle", lw.expr(n.zone, s)],
+    ir.Roll: lambda lw, n, s: ["roll", lw.expr(n.item, s)],
+    ir.TurnFace: lambda lw, n, s: ["turn", lw.expr(n.item, s), lw.expr(n.face, s)],
+    ir.SetState: lambda lw, n, s: ["cardstate", n.action, lw.expr(n.item, s)],
+    ir.Replace: lambda lw, n, s: ["replace", lw.expr(n.old, s), lw.expr(n.new, s)],
+    ir.Forge: lambda lw, n, s: ["forge", lw.expr(n.face, s), lw.expr(n.die, s)],
+    ir.Place: lambda lw, n, s: ["place", lw.expr(n.who, s), lw.expr(n.location, s)],
+    ir.Clear: lambda lw, n, s: ["clear", lw.expr(n.location, s)],
+    ir.Run: lambda lw, n, s: ["run", lw.expr(n.item, s), n.effect,
+                              [[k, lw.expr(v, s)] for k, v in n.args]],
+    ir.Emit: lambda lw, n, s: ["emit", n.event, [[k, lw.expr(v, s)] for k, v in n.args]],
+    ir.Simultaneously: lambda lw, n, s: ["foreach", n.var, lw.expr(n.source, s),
+                                         lw.expr(n.where, _bind(n.var, s)),
+                                         lw.stmt(n.body, _bind(n.var, s)), "secret"],
+    ir.UseAbilities: lambda lw, n, s: ["abilities", n.window],
+    ir.Record: lambda lw, n, s: ["record", n.stat, lw.expr(n.item, s)],
+    ir.EndGame: lambda lw, n, s: ["endgame"],
+}
+
+_missing = [cls.__name__ for cls in ir.STATEMENTS if cls not in STATEMENT_LOWERERS]
+if _missing:  # a new IR statement without a lowering must fail at import, not in a game
+    raise ImportError(f"statements without a lowering: {', '.join(_missing)}")
+
+
+# --------------------------------------------------------------------------- the ruleset
+
+
+def _trigger(lw: Lowering, ability: AbilityDef) -> tuple[str, list | None]:
+    """An ability's ``when`` -> (event key, filter expression)."""
+    tree = ability.when.tree if ability.when else None
+    if not isinstance(tree, ir.Trigger):
+        return "", None
+    key = f"{tree.event}:{tree.target}" if tree.target else tree.event
+    return key, lw.expr(tree.where, frozenset())
+
+
+def _needs(lw: Lowering, text: EffectText | None) -> list | None:
+    if text is None or not isinstance(text.tree, ir.Needs):
+        return None
+    out = []
+    for need in text.tree.items:
+        what = need.what
+        if isinstance(what, ir.Name) and what.id in lw.player_values:
+            out.append(["res", lw.expr(need.count, frozenset()), what.id])
+        else:
+            out.append(["items", lw.expr(need.count, frozenset()),
+                        lw.expr(what, frozenset())])
+    return out
+
+
+def _space(lw: Lowering, space: SpaceDef) -> dict:
+    return {
+        "id": space.id,
+        "requires": lw.expr(space.requires.tree, frozenset({"it"}))
+        if space.requires and space.requires.tree is not None else None,
+        "effect": lw.effect(space.effect),
+        "props": dict(space.props),
+        "adjacent": list(space.adjacent),
+    }
+
+
+def _side(lw: Lowering, card_id: str, side: CardSide, triggers: dict, face: str) -> dict:
+    abilities = []
+    for index, ab in enumerate(side.abilities):
+        event, where = _trigger(lw, ab)
+        condition = ab.condition.tree if ab.condition else None
+        abilities.append({
+            "id": ab.id, "timing": ab.timing, "once_per_round": ab.once_per_round,
+            "effect": lw.effect(ab.effect), "event": event, "where": where,
+            "condition": lw.expr(condition, frozenset()) if condition is not None else None,
+            "modifiers": dict(ab.modifiers), "label": ab.label or ab.id,
+        })
+        if event:
+            triggers.setdefault(event, []).append([card_id, face, index])
+    return {
+        "props": dict(side.props),
+        "effects": {k: lw.effect(v) for k, v in side.effects.items()},
+        "abilities": abilities,
+        "spaces": [_space(lw, s) for s in side.spaces],
+        "needs": _needs(lw, side.needs),
+    }
+
+
+def lower_pack(pack: Pack, source_digest: str = "") -> dict:
+    """Lower a fully checked pack to the compiled ruleset dict (JSON-able)."""
+    lw = Lowering(pack)
+    triggers: dict[str, list] = {}
+    procedures = {}
+    for pid, proc in pack.procedures.items():
+        procedures[pid] = {
+            "params": list(proc.params),
+            "effect": lw.effect(proc.effect, frozenset(proc.params)),
+            "available": lw.expr(proc.available.tree, frozenset())
+            if proc.available and proc.available.tree is not None else None,
+            "label": proc.label or pid.replace("_", " "),
+        }
+    cards = {}
+    for cid, card in pack.cards.items():
+        cards[cid] = {
+            "deck": card.deck, "copies": card.copies, "name": card.name or cid, "type": card.type,
+            "front": _side(lw, cid, card.front, triggers, "front"),
+            "back": _side(lw, cid, card.back, triggers, "back") if card.back else None,
+        }
+    tracks = {}
+    for tid, track in pack.tracks.items():
+        tracks[tid] = {"scope": track.scope, "length": track.length, "start": track.start,
+                       "visibility": track.visibility,
+                       "rewards": {str(pos): lw.effect(text)
+                                   for pos, text in sorted(track.rewards.items())}}
+    flow = pack.flow
+    variants = {}
+    for vid, variant in pack.variants.items():
+        variants[vid] = {
+            "players": list(variant.players), "auto": variant.auto,
+            "constants": dict(variant.constants),
+            "procedures": {pid: {"params": list(p.params),
+                                 "effect": lw.effect(p.effect, frozenset(p.params)),
+                                 "available": lw.expr(p.available.tree, frozenset())
+                                 if p.available and p.available.tree is not None else None,
+                                 "label": p.label or pid.replace("_", " ")}
+                           for pid, p in variant.procedures.items()},
+        }
+    compiled = {
+        "format": FORMAT,
+        "pack": {"id": pack.id, "name": pack.name, "version": pack.version,
+                 "engine": pack.engine, "players": [pack.min_players, pack.max_players],
+                 "reports": list(pack.reports)},
+        "icons": list(pack.icons),
+        "enums": {k: list(v) for k, v in pack.enums.items()},
+        "constants": dict(pack.constants),
+        "resources": {rid: _value_def(r) for rid, r in pack.resources.items()},
+        "vars": {vid: _value_def(v) for vid, v in pack.vars.items()},
+        "tracks": tracks,
+        "zones": {zid: {"scope": z.scope, "visibility": z.visibility, "ordered": z.ordered,
+                        "refill_from": z.refill_from, "on_enter": z.on_enter,
+                        "capacity": z.capacity, "active": z.active}
+                  for zid, z in pack.zones.items()},
+        "dice": {did: {"type": d.type, "faces": [list(f) for f in d.faces],
+                       "props": dict(d.props), "count": d.count, "zone": d.zone}
+                 for did, d in pack.dice.items()},
+        "cards": cards,
+        "spaces": {sid: _space(lw, s) for sid, s in pack.spaces.items()},
+        "procedures": procedures,
+        "variants": variants,
+        "triggers": {k: v for k, v in sorted(triggers.items())},
+        "flow": {
+            "main": lw.effect(flow.main) if flow else None,
+            "score": lw.expr(flow.score.tree, frozenset()) if flow else None,
+            "tiebreak": [lw.expr(t.tree, frozenset()) for t in flow.tiebreak] if flow else [],
+            "evaluation": lw.expr(flow.evaluation.tree, frozenset())
+            if flow and flow.evaluation else None,
+            "order": lw.expr(flow.order.tree, frozenset()) if flow and flow.order else None,
+            "identity": {k: lw.expr(v.tree, frozenset())
+                         for k, v in (getattr(flow, "identity", {}) or {}).items()}
+            if flow else {},
+            "max_steps": flow.max_steps if flow else 2_000_000,
+            "max_decisions": flow.max_decisions if flow else 20_000,
+        },
+        "nodes": lw.nodes,
+        "labels": lw.labels,
+    }
+    compiled["hash"] = ruleset_hash(compiled, source_digest)
+    return compiled
+
+
+def _value_def(r) -> dict:
+    return {"scope": r.scope, "start": r.start, "min": r.min, "max": r.max,
+            "visibility": r.visibility}
+
+
+def ruleset_hash(compiled: dict, source_digest: str = "") -> str:
+    """sha256 of the canonical JSON of the ruleset (without its own hash field)."""
+    body = {k: v for k, v in compiled.items() if k != "hash"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256((text + source_digest).encode()).hexdigest()

@@ -1,0 +1,113 @@
+"""The compiler's stages in order: load -> schema -> parse/resolve -> graph analyses -> lower.
+
+``compile_pack`` is the one entry point the CLI and the runtime's tools use. A compiled
+ruleset is cached by the sha256 of the pack's files, so compiling an unchanged pack again
+only reads and hashes its files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .diagnostics import Diagnostic
+
+CACHE_ENV = "RULEWRIGHT_CACHE"
+
+
+def cache_dir() -> Path | None:
+    """Where compiled rulesets are cached (``$RULEWRIGHT_CACHE``; ``off`` disables it)."""
+    value = os.environ.get(CACHE_ENV)
+    if value == "off":
+        return None
+    if value:
+        return Path(value)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rulewright"
+
+
+def check_pack_full(root: str, display_root: str | None = None):
+    """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``."""
+    from .analyses import analyse
+    from .graph import build_graph
+    from .loader import load_pack
+    from .resolve import check_pack
+
+    pack, diagnostics = load_pack(root, display_root)
+    if pack is None:
+        return None, None, diagnostics
+    diagnostics = list(diagnostics) + list(check_pack(pack))
+    if any(d.severity == "error" for d in diagnostics):
+        return pack, None, diagnostics
+    graph = build_graph(pack)
+    diagnostics += list(analyse(pack, graph))
+    return pack, graph, diagnostics
+
+
+def compile_pack(root: str, display_root: str | None = None, use_cache: bool = True):
+    """Compile a pack folder: ``(compiled ruleset dict | None, diagnostics)``.
+
+    The ruleset is None when any error was found; warnings come back either way."""
+    from .loader import pack_digest
+    from .lower import lower_pack
+
+    digest = None
+    cache = cache_dir() if use_cache else None
+    if cache is not None:
+        try:
+            digest = pack_digest(root)
+        except OSError:
+            digest = None
+        if digest:
+            cached = _read_cache(cache, digest, display_root or root)
+            if cached is not None:
+                return cached
+    pack, _graph, diagnostics = check_pack_full(root, display_root)
+    if pack is None or any(d.severity == "error" for d in diagnostics):
+        return None, diagnostics
+    compiled = lower_pack(pack, digest or "")
+    if cache is not None and digest:
+        _write_cache(cache, digest, display_root or root, compiled, diagnostics)
+    return compiled, diagnostics
+
+
+def _cache_file(cache: Path, digest: str, display_root: str) -> Path:
+    import hashlib
+    key = hashlib.sha256(f"{digest}|{display_root}|{_engine_stamp()}".encode()).hexdigest()
+    return cache / f"{key}.json"
+
+
+def _engine_stamp() -> str:
+    """Changes whenever the compiler's own code changes, so stale caches are never used."""
+    import hashlib
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(here.glob("*.py")) + sorted(here.glob("*.lark")):
+        h.update(path.name.encode())
+        h.update(str(path.stat().st_mtime_ns).encode())
+        h.update(str(path.stat().st_size).encode())
+    return h.hexdigest()
+
+
+def _read_cache(cache: Path, digest: str, display_root: str):
+    path = _cache_file(cache, digest, display_root)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    diagnostics = [Diagnostic(**d) for d in data["diagnostics"]]
+    return data["compiled"], diagnostics
+
+
+def _write_cache(cache: Path, digest: str, display_root: str, compiled, diagnostics) -> None:
+    from dataclasses import asdict
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        path = _cache_file(cache, digest, display_root)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"compiled": compiled,
+                                   "diagnostics": [asdict(d) for d in diagnostics]}))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home must not stop a compile

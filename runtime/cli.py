@@ -1,0 +1,215 @@
+"""The ``rulewright`` command line: the one module that calls both the compiler and the runtime.
+
+Exit codes: 0 clean (warnings allowed), 1 content errors (or a failed replay), 2 usage errors.
+Machine formats (``--format json|sarif|github``) print nothing but their document on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A bad command line: reported in one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as exit 2 with a one-line message (its default),
+    but never prints a traceback."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _pack_dir(path: str) -> str:
+    if not os.path.exists(path):
+        raise UsageError(f"no such pack: {path}")
+    if os.path.isdir(path):
+        if not os.path.exists(os.path.join(path, "pack.yaml")):
+            raise UsageError(f"{path} is not a pack folder (no pack.yaml)")
+        return path
+    raise UsageError(f"{path} is not a pack folder")
+
+
+def _summary(diagnostics, pack=None) -> dict:
+    errors = sum(d.severity == "error" for d in diagnostics)
+    warnings = sum(d.severity == "warning" for d in diagnostics)
+    summary = {"errors": errors, "warnings": warnings}
+    if pack is not None:
+        summary["pack"] = pack.id
+        summary.update(_provenance(pack))
+    return summary
+
+
+def _provenance(pack) -> dict:
+    """How much of the pack is transcribed from the rulebook, and how much is placeholder."""
+    counts = {"rulebook": 0, "illustrative": 0}
+    for table in (pack.resources, pack.tracks, pack.vars, pack.zones, pack.component_types,
+                  pack.dice, pack.cards, pack.spaces, pack.procedures, pack.variants):
+        for definition in table.values():
+            if definition.source in counts:
+                counts[definition.source] += 1
+    return {"entries": counts}
+
+
+def cmd_validate(args) -> int:
+    """Check everything a machine can check and report it in the chosen format."""
+    from rulewright.compiler import diagnostics as diag
+    from rulewright.compiler.pipeline import check_pack_full
+
+    root = _pack_dir(args.pack)
+    pack, _graph, diagnostics = check_pack_full(root, args.pack)
+    summary = _summary(diagnostics, pack)
+    if args.format == "json":
+        print(diag.render_json(diagnostics, summary))
+    elif args.format == "sarif":
+        print(diag.render_sarif(diagnostics))
+    elif args.format == "github":
+        text = diag.render_github(diagnostics)
+        if text:
+            print(text)
+    else:
+        text = diag.render_text(diagnostics)
+        if text:
+            print(text, file=sys.stderr if summary["errors"] else sys.stdout)
+        if pack is not None:
+            entries = summary["entries"]
+            print(f"{pack.id}: {len(pack.cards)} cards, {len(pack.procedures)} procedures, "
+                  f"{len(pack.dice)} dice; {entries['rulebook']} entries from the rulebook, "
+                  f"{entries['illustrative']} illustrative; "
+                  f"{summary['errors']} errors, {summary['warnings']} warnings")
+    return EXIT_CONTENT if summary["errors"] else EXIT_OK
+
+
+def _compile_or_report(path: str):
+    from rulewright.compiler import diagnostics as diag
+    from rulewright.compiler.pipeline import compile_pack
+
+    compiled, diagnostics = compile_pack(_pack_dir(path), path)
+    if compiled is None:
+        print(diag.render_text(diagnostics), file=sys.stderr)
+        return None
+    return compiled
+
+
+def cmd_compile(args) -> int:
+    """Compile a pack to a JSON ruleset (stdout, or ``-o FILE``)."""
+    compiled = _compile_or_report(args.pack)
+    if compiled is None:
+        return EXIT_CONTENT
+    text = json.dumps(compiled, sort_keys=True)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"wrote {args.output} ({len(text)} bytes, hash {compiled['hash'][:12]})",
+              file=sys.stderr)
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def cmd_graph(args) -> int:
+    """Export the effect graph."""
+    from rulewright.compiler import diagnostics as diag
+    from rulewright.compiler.export import export
+    from rulewright.compiler.pipeline import check_pack_full
+
+    pack, graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
+    if graph is None:
+        print(diag.render_text(diagnostics), file=sys.stderr)
+        return EXIT_CONTENT
+    text = export(graph, args.format)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    """Print a card's (or procedure's) rules text, generated from its effects."""
+    from rulewright.compiler import diagnostics as diag
+    from rulewright.compiler.explain import explain_card, explain_effect
+    from rulewright.compiler.pipeline import check_pack_full
+
+    pack, _graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
+    if pack is None or any(d.severity == "error" for d in diagnostics):
+        print(diag.render_text(diagnostics), file=sys.stderr)
+        return EXIT_CONTENT
+    if args.id in pack.cards:
+        print(explain_card(pack, args.id))
+        return EXIT_OK
+    if args.id in pack.procedures and pack.procedures[args.id].effect is not None:
+        proc = pack.procedures[args.id]
+        params = f"({', '.join(proc.params)})" if proc.params else ""
+        print(f"{args.id}{params}: {explain_effect(proc.effect.tree)}")
+        return EXIT_OK
+    from rulewright.compiler.diagnostics import did_you_mean
+    guess = did_you_mean(args.id, list(pack.cards) + list(pack.procedures))
+    hint = f" (did you mean '{guess}'?)" if guess else ""
+    raise UsageError(f"no card or procedure '{args.id}' in {pack.id}{hint}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = _Parser(prog="rulewright",
+                     description="A declarative rules compiler for dice and card board games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("validate", help="check a pack and report every problem")
+    p.add_argument("pack", metavar="PACK")
+    p.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("compile", help="compile a pack to a JSON ruleset")
+    p.add_argument("pack", metavar="PACK")
+    p.add_argument("-o", "--output", metavar="OUT.json")
+    p.set_defaults(func=cmd_compile)
+
+    p = sub.add_parser("graph", help="export the effect graph")
+    p.add_argument("pack", metavar="PACK")
+    p.add_argument("--format", choices=["dot", "graphml", "mermaid", "json"], default="dot")
+    p.add_argument("-o", "--output", metavar="FILE")
+    p.set_defaults(func=cmd_graph)
+
+    p = sub.add_parser("explain", help="rules text of a card, generated from its effects")
+    p.add_argument("pack", metavar="PACK")
+    p.add_argument("id", metavar="ID")
+    p.set_defaults(func=cmd_explain)
+
+    try:
+        from rulewright.runtime.commands_run import add_run_commands
+    except ImportError:  # the run commands are optional only while being built
+        add_run_commands = None
+    if add_run_commands is not None:
+        add_run_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``rulewright`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as err:
+        print(f"rulewright: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("rulewright: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
