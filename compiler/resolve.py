@@ -1,0 +1,422 @@
+"""Parse every effect text of a pack, resolve its names and check their kinds.
+
+``check_pack(pack)`` parses each :class:`EffectText` with the entry rule its field needs (the
+IR goes to ``EffectText.tree``), fills the ``kind`` of every :class:`ir.Name`, and returns
+every problem as a diagnostic: E401/E402 syntax, E301 unknown name, E302 a name of the wrong
+kind, E303 wrong arguments (procedure and built-in arity, unknown ``run`` effects, unknown
+trigger events).
+
+Scoping (documented in docs/effect-language.md, "Names"): a sequence's ``let`` binds for the
+statements after it; loop, ``choose`` and comprehension variables bind inside their body and
+filter; procedure parameters bind in the procedure. Dynamic bindings are accepted leniently:
+a card's or space's named effect may use any argument name some ``run`` passes; an ability's
+condition and effect may use its trigger's fields (``amount``, ``target``, ``player`` for
+gain/pay/lose; the fields any ``emit`` of the event passes); a space's ``requires`` and effect
+may use ``it`` (the placed component).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from . import ir
+from .builtins import BUILTINS, arity_text
+from .diagnostics import Diagnostic, did_you_mean
+from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDef
+from .names import KIND_WORDS, TRIGGER_FIELDS, NameTable, build_names, kind_phrase
+from .parser import EffectSyntaxError, parse
+
+__all__ = ["check_pack", "check_text", "EffectSite"]
+
+AMOUNT_KINDS = frozenset({"resource", "track"})
+VALUE_KINDS = frozenset({"resource", "track", "var"})
+ZONE_KINDS = frozenset({"zone"})
+COLLECTION_KINDS = frozenset({"zone", "players", "enum", "component_type"})
+TRIGGER_VERBS = ("gain", "pay", "lose")
+
+
+@dataclass
+class EffectSite:
+    """One effect text of the pack, the entry rule it parses with, and what it may use."""
+
+    text: EffectText
+    rule: str
+    bound: frozenset[str] = frozenset()
+    ability: AbilityDef | None = None
+    role: str = ""  # "named" (a card's or space's effect run by `run`), "space", ""
+
+
+def check_pack(pack: Pack) -> list[Diagnostic]:
+    """Parse, resolve and kind-check every effect text of ``pack``; all problems at once."""
+    sites = list(_sites(pack))
+    diags: list[Diagnostic] = []
+    for site in sites:
+        diags.extend(_parse_site(site))
+    table = build_names(pack)
+    table.add_effects([s.text.tree for s in sites if s.text.tree is not None])
+    for site in sites:
+        if site.text.tree is not None:
+            diags.extend(_Resolver(table, site.text).check(site.text.tree, _scope(site, table)))
+    return diags
+
+
+def check_text(pack: Pack, text: EffectText, rule: str = "effect",
+               bound: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """Parse and resolve one effect text against ``pack`` (for tests and editors)."""
+    site = EffectSite(text, rule, bound)
+    diags = _parse_site(site)
+    if text.tree is None:
+        return diags
+    table = build_names(pack)
+    table.add_effects([text.tree])
+    return diags + _Resolver(table, text).check(text.tree, set(bound))
+
+
+def _parse_site(site: EffectSite) -> list[Diagnostic]:
+    et = site.text
+    et.grammar = site.rule
+    try:
+        et.tree = parse(et.text, site.rule)
+    except EffectSyntaxError as err:
+        et.tree = None
+        return [_diag(et, (err.start, err.end), err.code, err.message, err.hint)]
+    return []
+
+
+def _scope(site: EffectSite, table: NameTable) -> set[str]:
+    scope = set(site.bound)
+    if site.role == "named":
+        scope |= table.run_args
+    if site.ability is not None and site.ability.when is not None:
+        trigger = site.ability.when.tree
+        if isinstance(trigger, ir.Trigger):
+            if trigger.event in TRIGGER_VERBS:
+                scope |= TRIGGER_FIELDS
+            else:
+                scope |= table.events.get(trigger.event, set())
+    return scope
+
+
+# --------------------------------------------------------------------------- where effects are
+
+
+def _sites(pack: Pack) -> Iterator[EffectSite]:
+    """Every effect text of the pack with its entry rule and bindings."""
+    for track in pack.tracks.values():
+        for reward in track.rewards.values():
+            yield EffectSite(reward, "effect")
+    procedures = list(pack.procedures.values())
+    for variant in pack.variants.values():
+        procedures.extend(variant.procedures.values())
+    for proc in procedures:
+        yield from _procedure_sites(proc)
+    for space in pack.spaces.values():
+        yield from _space_sites(space)
+    for card in pack.cards.values():
+        for side in (card.front, card.back):
+            if side is not None:
+                yield from _side_sites(side)
+    flow = pack.flow
+    if flow is not None:
+        yield EffectSite(flow.main, "effect")
+        yield EffectSite(flow.score, "expr")
+        for text in [*flow.tiebreak, flow.evaluation, flow.order,
+                     *getattr(flow, "identity", {}).values()]:
+            if text is not None:
+                yield EffectSite(text, "expr")
+
+
+def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:
+    params = frozenset(proc.params)
+    if proc.effect is not None:
+        yield EffectSite(proc.effect, "effect", params)
+    available = getattr(proc, "available", None)
+    if available is not None:
+        yield EffectSite(available, "expr", params)
+
+
+def _space_sites(space: SpaceDef) -> Iterator[EffectSite]:
+    if space.requires is not None:
+        yield EffectSite(space.requires, "expr", frozenset({"it"}))
+    if space.effect is not None:
+        yield EffectSite(space.effect, "effect", frozenset({"it"}), role="named")
+
+
+def _side_sites(side: CardSide) -> Iterator[EffectSite]:
+    for text in side.effects.values():
+        yield EffectSite(text, "effect", role="named")
+    for ability in side.abilities:
+        if ability.when is not None:
+            yield EffectSite(ability.when, "trigger", ability=None)
+        if ability.condition is not None:
+            yield EffectSite(ability.condition, "expr", ability=ability)
+        if ability.effect is not None:
+            yield EffectSite(ability.effect, "effect", ability=ability)
+    for space in side.spaces:
+        yield from _space_sites(space)
+    if side.needs is not None:
+        yield EffectSite(side.needs, "needs")
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+def _diag(et: EffectText, span: ir.Span, code: str, message: str, hint: str = "") -> Diagnostic:
+    """A diagnostic at ``span`` of ``et``, mapped to the YAML file's line and column."""
+    start, end = span
+    loc = et.loc
+    if et.offset_map is None:
+        line, column = loc.line, loc.column + start
+        end_line, end_column = loc.line, loc.column + max(end, start)
+    else:
+        line, column = et.offset_map(start)
+        if end > start:
+            end_line, end_column = et.offset_map(end - 1)
+            end_column += 1
+        else:
+            end_line, end_column = line, column
+    severity = "error" if code.startswith("E") else "warning"
+    return Diagnostic(loc.path, line, column, end_line, end_column, severity, code, message, hint)
+
+
+def _suggest(word: str, candidates) -> str:
+    guess = did_you_mean(word, candidates)
+    return f" (did you mean '{guess}'?)" if guess else ""
+
+
+def _set_kind(name: ir.Name, kind: str) -> None:
+    # IR nodes are frozen; `kind` is an annotation excluded from equality.
+    object.__setattr__(name, "kind", kind)
+
+
+# --------------------------------------------------------------------------- the resolver
+
+
+@dataclass(frozen=True)
+class _Expect:
+    """What a position needs: the acceptable kinds and the construct asking (for messages)."""
+
+    kinds: frozenset[str]
+    construct: str
+
+
+class _Resolver:
+    """Walks one effect's IR with a scope of local names, annotating and reporting."""
+
+    def __init__(self, table: NameTable, text: EffectText):
+        self.table = table
+        self.text = text
+        self.diags: list[Diagnostic] = []
+
+    def check(self, tree: ir.Node, scope: set[str]) -> list[Diagnostic]:
+        """Resolve ``tree`` with ``scope`` bound; returns the diagnostics found."""
+        self.node(tree, frozenset(scope))
+        return self.diags
+
+    def report(self, node: ir.Node, code: str, message: str, hint: str = "") -> None:
+        self.diags.append(_diag(self.text, node.span, code, message, hint))
+
+    # ---- dispatch
+
+    def node(self, node: ir.Node | None, scope: frozenset[str],
+             expect: _Expect | None = None) -> None:
+        if node is None:
+            return
+        handler = getattr(self, "visit_" + type(node).__name__, None)
+        if handler is not None:
+            handler(node, scope, expect)
+        else:
+            for child in node.children():
+                self.node(child, scope)
+
+    # ---- statements with scope or expectations
+
+    def visit_Seq(self, node: ir.Seq, scope, expect) -> None:
+        for item in node.items:
+            self.node(item, scope)
+            if isinstance(item, ir.Let):
+                scope = scope | {item.var}
+
+    def _amounts(self, node, scope, verb: str) -> None:
+        for amount in node.amounts:
+            self.node(amount.count, scope)
+            self.node(amount.target, scope, _Expect(AMOUNT_KINDS, verb))
+
+    def visit_Gain(self, node, scope, expect) -> None:
+        self._amounts(node, scope, "gain")
+
+    def visit_Pay(self, node, scope, expect) -> None:
+        self._amounts(node, scope, "pay")
+
+    def visit_Lose(self, node, scope, expect) -> None:
+        self._amounts(node, scope, "lose")
+
+    def _value_target(self, target: ir.Expr, scope, verb: str) -> None:
+        if isinstance(target, ir.Attr):
+            self.node(target.subject, scope)
+            if target.name not in self.table.names_of(VALUE_KINDS):
+                self.report(target, "E301",
+                            f"unknown resource, track or var '{target.name}'"
+                            + _suggest(target.name, self.table.names_of(VALUE_KINDS)))
+        else:
+            self.node(target, scope, _Expect(VALUE_KINDS, verb))
+
+    def visit_SetTo(self, node, scope, expect) -> None:
+        self._value_target(node.target, scope, "set")
+        self.node(node.value, scope)
+
+    def visit_Reset(self, node, scope, expect) -> None:
+        self._value_target(node.target, scope, "reset")
+
+    def _loop(self, node, scope, construct: str) -> None:
+        self.node(node.source, scope, _Expect(COLLECTION_KINDS, construct))
+        inner = scope | {node.var}
+        self.node(node.where, inner)
+        self.node(node.body, inner)
+
+    def visit_ForEach(self, node, scope, expect) -> None:
+        self._loop(node, scope, "for each")
+
+    def visit_ChooseItem(self, node, scope, expect) -> None:
+        self._loop(node, scope, "choose")
+
+    def visit_Simultaneously(self, node, scope, expect) -> None:
+        self._loop(node, scope, "simultaneously")
+
+    def visit_Invoke(self, node: ir.Invoke, scope, expect) -> None:
+        for arg in node.args:
+            self.node(arg, scope)
+        params = self.table.procedures.get(node.name)
+        if params is None:
+            kind = "builtin" if node.name in BUILTINS else self.table.kind_of(node.name)
+            if kind is not None:
+                self.report(node, "E302", f"'{node.name}' is {KIND_WORDS[kind]}, but only a"
+                            " procedure can be called as a statement")
+            else:
+                self.report(node, "E301", f"unknown procedure '{node.name}'"
+                            + _suggest(node.name, self.table.procedures))
+        elif len(params) != len(node.args):
+            self.report(node, "E303", f"procedure '{node.name}' takes {len(params)} "
+                        f"argument{'s' if len(params) != 1 else ''} ({', '.join(params)}), "
+                        f"but {len(node.args)} {'was' if len(node.args) == 1 else 'were'} given")
+
+    def visit_Run(self, node: ir.Run, scope, expect) -> None:
+        self.node(node.item, scope)
+        for _, value in node.args:
+            self.node(value, scope)
+        if node.effect not in self.table.effect_names:
+            self.report(node, "E303", f"no card or space has an effect named '{node.effect}'"
+                        + _suggest(node.effect, self.table.effect_names))
+
+    def visit_Draw(self, node: ir.Draw, scope, expect) -> None:
+        self.node(node.count, scope)
+        self.node(node.source, scope, _Expect(ZONE_KINDS, "draw ... from"))
+        self.node(node.dest, scope, _Expect(ZONE_KINDS, "draw ... to"))
+
+    def visit_Move(self, node: ir.Move, scope, expect) -> None:
+        self.node(node.item, scope)
+        self.node(node.dest, scope, _Expect(ZONE_KINDS, "move ... to"))
+
+    def visit_Shuffle(self, node: ir.Shuffle, scope, expect) -> None:
+        self.node(node.zone, scope, _Expect(ZONE_KINDS, "shuffle"))
+
+    # ---- triggers and needs
+
+    def visit_Trigger(self, node: ir.Trigger, scope, expect) -> None:
+        start = node.span[0]
+        event_at = ir.Nothing(span=(start, start + len(node.event)))
+        if node.event in TRIGGER_VERBS:
+            fields = TRIGGER_FIELDS
+            if self.table.kind_of(node.target) not in AMOUNT_KINDS:
+                at = self.text.text.find(node.target, start + len(node.event))
+                self.report(ir.Nothing(span=(at, at + len(node.target))), "E303", f"'{node.event} {node.target}' never happens: "
+                            f"'{node.target}' is not a resource or track"
+                            + _suggest(node.target, self.table.names_of(AMOUNT_KINDS)))
+        else:
+            fields = self.table.events.get(node.event)
+            if fields is None:
+                self.report(event_at, "E303", f"unknown event '{node.event}': no effect emits it"
+                            + _suggest(node.event, self.table.events),
+                            "announce it with 'emit EVENT(field: value)'")
+                fields = set()
+        self.node(node.where, scope | fields)
+
+    def visit_Need(self, node: ir.Need, scope, expect) -> None:
+        self.node(node.count, scope)
+        self.node(node.what, scope, _Expect(AMOUNT_KINDS, "a need"))
+
+    # ---- expressions
+
+    def visit_Name(self, node: ir.Name, scope, expect: _Expect | None) -> None:
+        if node.id in ("you", "players"):
+            kind = "player" if node.id == "you" else "players"
+        elif node.id in scope:
+            kind = "local"
+        else:
+            kind = self.table.kind_of(node.id)
+        if kind is None:
+            wanted = expect.kinds if expect else None
+            candidates = (self.table.names_of(wanted) if wanted else list(self.table.kinds)) \
+                + sorted(scope)
+            guess = did_you_mean(node.id, candidates)
+            if guess is not None and guess in self.table.kinds:
+                what = self.table.kinds[guess].replace("_", " ")
+            elif wanted:
+                what = kind_phrase(wanted)
+            else:
+                what = "name"
+            hint = f"after '{expect.construct}' comes a {kind_phrase(wanted)}" if wanted else ""
+            self.report(node, "E301", f"unknown {what} '{node.id}'"
+                        + (f" (did you mean '{guess}'?)" if guess else ""), hint)
+            return
+        _set_kind(node, kind)
+        if expect is not None and kind not in expect.kinds and kind != "local":
+            self.report(node, "E302", f"'{node.id}' is {KIND_WORDS[kind]}, but "
+                        f"{expect.construct} needs a {kind_phrase(expect.kinds)}")
+
+    def visit_Attr(self, node: ir.Attr, scope, expect) -> None:
+        self.node(node.subject, scope)
+        if node.name not in self.table.properties:
+            self.report(node, "E301", f"unknown property '{node.name}'"
+                        + _suggest(node.name, self.table.properties))
+        elif expect is not None and expect.kinds == ZONE_KINDS \
+                and node.name not in self.table.names_of(ZONE_KINDS) \
+                and self.table.kind_of(node.name) is not None:
+            kind = self.table.kind_of(node.name)
+            self.report(node, "E302", f"'{node.name}' is {KIND_WORDS[kind]}, but "
+                        f"{expect.construct} needs a zone")
+
+    def visit_Call(self, node: ir.Call, scope, expect) -> None:
+        builtin = BUILTINS.get(node.func)
+        if builtin is None:
+            kind = self.table.kind_of(node.func)
+            if kind == "procedure":
+                self.report(node, "E302", f"'{node.func}' is a procedure: call it as a "
+                            "statement, not inside an expression")
+            else:
+                self.report(node, "E301", f"unknown function '{node.func}'"
+                            + _suggest(node.func, BUILTINS))
+        elif not builtin.accepts(len(node.args)):
+            arity = arity_text(builtin)
+            self.report(node, "E303", f"{node.func}() takes {arity} "
+                        f"argument{'' if arity.endswith(' 1') or arity == '1' else 's'}, "
+                        f"but {len(node.args)} {'was' if len(node.args) == 1 else 'were'} "
+                        "given", builtin.signature)
+        for i, arg in enumerate(node.args):
+            wants_name = builtin is not None and i < len(builtin.params) \
+                and builtin.params[i] == "name"
+            self.node(arg, scope, _Expect(AMOUNT_KINDS, f"{node.func}()") if wants_name
+                      and isinstance(arg, ir.Name) else None)
+
+    def visit_Comprehension(self, node: ir.Comprehension, scope, expect) -> None:
+        self.node(node.source, scope)
+        inner = scope | {node.var}
+        self.node(node.where, inner)
+        self.node(node.value, inner)
+
+    def visit_ZoneRef(self, node: ir.ZoneRef, scope, expect) -> None:
+        self.node(node.owner, scope)
+        if self.table.kind_of(node.zone) != "zone":
+            self.report(node, "E301", f"unknown zone '{node.zone}'"
+                        + _suggest(node.zone, self.table.names_of(ZONE_KINDS)))
