@@ -1,0 +1,309 @@
+"""The command-line subcommands that run compiled rulesets: ``simulate``, ``play`` and ``replay``.
+
+``add_run_commands(subparsers)`` registers them on the main CLI's subparsers; each parser's
+``func`` default is its handler, which takes the parsed arguments and returns the exit code:
+0 success, 1 bad content / failed games / failed replay, 2 usage errors, 130 interrupted.
+Usage errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from rulewright.runtime.agents import HumanAgent, HumanQuit, UnknownAgentError, make_agent, parse_agent_list
+from rulewright.runtime.logs import LogError, load_log, play_logged_game, replay, write_log
+from rulewright.runtime.simulate import ClusterUnavailableError, load_game, simulate
+
+__all__ = [
+    "add_run_commands",
+    "run_simulate",
+    "run_play",
+    "run_replay",
+    "load_compiled",
+    "CommandError",
+]
+
+
+class CommandError(Exception):
+    """Stops a command with a message for stderr and an exit code."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
+def add_run_commands(subparsers: Any) -> None:
+    """Register ``simulate``, ``play`` and ``replay`` on the main CLI's subparsers."""
+    sim = subparsers.add_parser(
+        "simulate", help="play many games between bots and print balance statistics",
+        description="Play many seeded games between agents and report win rates, scores, game "
+        "length and card usage with 95%% confidence intervals.",
+    )
+    sim.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
+    sim.add_argument("--players", type=_positive, required=True, metavar="N")
+    sim.add_argument("--games", type=_natural, required=True, metavar="G")
+    sim.add_argument("--seed", type=_natural, default=0, metavar="S")
+    sim.add_argument("--agents", default="random", metavar="LIST",
+                     help="comma-separated: random, greedy, mcts, mcts:ITER, mcts:SECONDSs")
+    sim.add_argument("--variant", default=None, metavar="NAME")
+    sim.add_argument("--workers", type=_positive, default=1, metavar="W")
+    sim.add_argument("--cluster", default=None, metavar="ADDRESS|local",
+                     help="run on Dask: 'local' or a scheduler address (needs rulewright[cluster])")
+    sim.add_argument("--format", choices=("text", "json"), default="text")
+    sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
+    sim.add_argument("--log-dir", default=None, metavar="DIR", help="write one replayable log per game")
+    sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
+
+    play = subparsers.add_parser(
+        "play", help="play a game at the terminal against bots",
+        description="Play one game: you at --seat, agents at the other seats. Choices are read "
+        "from standard input, one number per line, so a game can be scripted.",
+    )
+    play.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
+    play.add_argument("--players", type=_positive, required=True, metavar="N")
+    play.add_argument("--seat", type=_natural, default=0, metavar="K", help="your seat (0-based)")
+    play.add_argument("--agents", default="random", metavar="LIST", help="agents for the other seats, in turn")
+    play.add_argument("--seed", type=_natural, default=None, metavar="S", help="default: a fresh random seed")
+    play.add_argument("--variant", default=None, metavar="NAME")
+    play.add_argument("--log", default=None, metavar="OUT.json", help="write the game's log (for replay)")
+    play.set_defaults(func=run_play, game_factory=load_game, command_name="play")
+
+    rep = subparsers.add_parser(
+        "replay", help="re-run a logged game and check its final digest",
+        description="Re-apply every logged action (each must be legal) and compare the final "
+        "state's digest. Exit 0 only if the game replays exactly.",
+    )
+    rep.add_argument("log", metavar="LOG.json")
+    rep.add_argument("--pack", default=None, metavar="PACK",
+                     help="the pack to replay against (default: the one named in the log)")
+    rep.set_defaults(func=run_replay, game_factory=load_game, command_name="replay")
+
+
+def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn CommandError into its message on stderr and exit code."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except CommandError as exc:
+            print(f"rulewright {args.command_name}: error: {exc.message}", file=sys.stderr)
+            return exc.code
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def load_compiled(path: str) -> dict:
+    """A compiled ruleset from a pack folder (compiled now) or a compiled ``.json`` file.
+
+    Raises CommandError: code 2 when the path does not exist, 1 when the pack has errors
+    (the diagnostics are printed to stderr first) or the JSON is unreadable.
+    """
+    target = Path(path)
+    if target.is_dir():
+        from rulewright.compiler.diagnostics import render_text
+        from rulewright.compiler.pipeline import compile_pack
+
+        compiled, diagnostics = compile_pack(target)
+        if compiled is None:
+            sys.stderr.write(render_text(diagnostics))
+            raise CommandError(f"{path} has errors; fix them and try again", 1)
+        return compiled
+    if target.is_file():
+        try:
+            compiled = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"cannot read {path}: {exc}", 1) from None
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}", 1) from None
+        if not isinstance(compiled, dict):
+            raise CommandError(f"{path} is not a compiled ruleset (expected a JSON object)", 1)
+        return compiled
+    raise CommandError(f"no pack folder or compiled ruleset at {path}", 2)
+
+
+def _build_game(args: argparse.Namespace, compiled: dict) -> Any:
+    """The game for the requested players and variant; a refusal is a usage error."""
+    try:
+        return args.game_factory(compiled, args.players, args.variant)
+    except (ValueError, KeyError, LookupError) as exc:
+        message = exc.args[0] if exc.args else str(exc)
+        raise CommandError(str(message), 2) from None
+
+
+def _agent_names(text: str) -> list[str]:
+    try:
+        return parse_agent_list(text)
+    except UnknownAgentError as exc:
+        raise CommandError(str(exc), 2) from None
+
+
+@_guarded
+def run_simulate(args: argparse.Namespace) -> int:
+    """``rulewright simulate``: play the games, print the table or JSON, write report/logs."""
+    agents = _agent_names(args.agents)
+    if "human" in agents:
+        raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
+    compiled = load_compiled(args.pack)
+    _build_game(args, compiled)
+    progress, bar = _progress_bar(args)
+    try:
+        result = simulate(
+            compiled, args.players, args.games, seed=args.seed, agents=agents, variant=args.variant,
+            workers=args.workers, cluster=args.cluster, log_dir=args.log_dir, progress=progress,
+            game_factory=args.game_factory, pack_source=args.pack,
+        )
+    except ClusterUnavailableError as exc:
+        raise CommandError(str(exc), 2) from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    else:
+        from rulewright.runtime.report import render_table
+
+        sys.stdout.write(render_table(result))
+    if args.report:
+        try:
+            from rulewright.runtime.report import write_report
+
+            path = write_report(result, args.report)
+        except ImportError:
+            raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2) from None
+        print(f"report written to {path}", file=sys.stderr if args.format == "json" else sys.stdout)
+    if result.interrupted:
+        print(f"interrupted after {len(result.games)} of {args.games} games", file=sys.stderr)
+        return 130
+    if result.errors:
+        first = result.errors[0]
+        print(
+            f"{len(result.errors)} game(s) ended in an engine error; first: game {first['index']} "
+            f"(seed {first['seed']}): {first['error']}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _progress_bar(args: argparse.Namespace) -> tuple[Callable | None, Any]:
+    """A rich progress bar on stderr, only for text output to a terminal."""
+    if args.format != "text" or not sys.stderr.isatty() or args.games == 0:
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    bar = Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
+    )
+    task = bar.add_task("simulating", total=args.games)
+    bar.start()
+
+    def advance(done: int, total: int, record: dict) -> None:
+        bar.update(task, completed=done)
+
+    return advance, bar
+
+
+@_guarded
+def run_play(args: argparse.Namespace) -> int:
+    """``rulewright play``: a human at ``--seat``, agents elsewhere, choices from stdin."""
+    bots = _agent_names(args.agents)
+    compiled = load_compiled(args.pack)
+    game = _build_game(args, compiled)
+    if args.seat >= game.num_players:
+        raise CommandError(f"--seat must be 0..{game.num_players - 1} for {game.num_players} players", 2)
+    from rich.console import Console
+
+    console = Console()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    agents: list[Any] = []
+    for seat in range(game.num_players):
+        if seat == args.seat:
+            agents.append(HumanAgent(stream=sys.stdin, console=console))
+        else:
+            name = bots[(seat - (seat > args.seat)) % len(bots)]
+            human_options = {"stream": sys.stdin, "console": console} if name == "human" else {}
+            agents.append(make_agent(name, **human_options))
+    console.print(f"[bold]{game.pack_id}[/bold], {game.num_players} players, seed {seed}; you are seat {args.seat}.")
+
+    def narrate(state: Any, seat: int, action: int) -> None:
+        if not isinstance(agents[seat], HumanAgent):
+            console.print(f"seat {seat} ({agents[seat].name}): {state.action_label(action)}")
+
+    try:
+        played = play_logged_game(game, seed, agents, pack_source=args.pack, on_action=narrate)
+    except HumanQuit:
+        console.print("stopped (end of input).")
+        return 0
+    state = played.state
+    returns = state.returns()
+    winners = [seat for seat, r in enumerate(returns) if r >= 1.0]
+    console.print(f"Game over. Scores: {state.scores()}. Winner(s): seat {', '.join(map(str, winners))}.")
+    console.print("You win!" if args.seat in winners else "You lose.")
+    if args.log:
+        write_log(played.log, args.log)
+        console.print(f"log written to {args.log}")
+    return 0
+
+
+def _replay_pack(args: argparse.Namespace, log: dict) -> str:
+    if args.pack:
+        return args.pack
+    source = log.get("pack_source")
+    if not source:
+        raise CommandError("the log does not say which pack it was recorded with; pass --pack PACK", 2)
+    if Path(source).exists():
+        return source
+    beside = Path(args.log).parent / source
+    if beside.exists():
+        return str(beside)
+    raise CommandError(f"the log's pack {source} is not here; pass --pack PACK", 2)
+
+
+@_guarded
+def run_replay(args: argparse.Namespace) -> int:
+    """``rulewright replay``: exit 0 only if every action is legal and the digest matches."""
+    try:
+        log = load_log(args.log)
+    except LogError as exc:
+        raise CommandError(str(exc), 1) from None
+    compiled = load_compiled(_replay_pack(args, log))
+    args.players, args.variant = log["players"], log.get("variant")
+    game = _build_game(args, compiled)
+    try:
+        outcome = replay(log, game)
+    except LogError as exc:
+        raise CommandError(str(exc), 1) from None
+    if not outcome.ok:
+        raise CommandError(outcome.problem or "replay failed", 1)
+    print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): final digest matches")
+    return 0

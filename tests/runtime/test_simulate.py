@@ -1,0 +1,202 @@
+"""Simulation runs: seeded, independent of scheduling, robust to failures; the simulate command."""
+
+import argparse
+import json
+
+import pytest
+
+from rulewright.runtime.commands_run import add_run_commands
+from rulewright.runtime.logs import load_log, replay
+from rulewright.runtime.simulate import derive_seed, seat_agents, simulate
+from toy_game import BrokenFactory, CrashOnceFactory, ToyGame, toy_compiled
+
+TOY = ToyGame.from_compiled
+
+
+def without_timing(value):
+    """Drop everything wall-clock dependent (keys named timing or duration)."""
+    if isinstance(value, dict):
+        return {k: without_timing(v) for k, v in value.items() if k not in ("timing", "duration")}
+    if isinstance(value, list):
+        return [without_timing(v) for v in value]
+    return value
+
+
+def run(**options):
+    settings = dict(players=3, games=12, seed=7, agents=["random", "greedy"], game_factory=TOY)
+    settings.update(options)
+    return simulate(toy_compiled(), **settings)
+
+
+def test_game_seeds_are_stable_and_distinct():
+    assert derive_seed(1, 0) == derive_seed(1, 0)
+    assert len({derive_seed(1, i) for i in range(1000)}) == 1000
+    assert derive_seed(1, 0) != derive_seed(2, 0)
+    assert 0 <= derive_seed(1, 0) < 2**64
+
+
+def test_every_agent_plays_every_seat():
+    seatings = [seat_agents(["a", "b", "c"], 3, i) for i in range(3)]
+    for seat in range(3):
+        assert {s[seat] for s in seatings} == {"a", "b", "c"}
+    assert seat_agents(["random"], 4, 5) == ["random"] * 4
+    assert seat_agents(["a", "b"], 3, 1) == ["b", "a", "a"]
+
+
+def test_a_run_records_each_game():
+    result = run()
+    assert [g["index"] for g in result.games] == list(range(12))
+    game = result.games[0]
+    assert game["seed"] == derive_seed(7, 0)
+    assert len(game["scores"]) == 3 and game["winners"]
+    assert game["identity"][0]["runner"] in {"hare", "tortoise"}
+    assert game["rounds"] > 0 and game["decisions"] > 0 and game["error"] is None
+    assert set(game["agents"]) <= {"random", "greedy"}
+
+
+def test_same_seed_same_results_and_json_output_is_plain_json():
+    first, second = run().to_json(), run().to_json()
+    assert without_timing(first) == without_timing(second)
+    assert json.loads(json.dumps(first)) == first
+    assert set(first) == {"pack", "pack_hash", "players", "variant", "seed", "agents", "interrupted",
+                          "games", "summary", "timing"}
+
+
+def test_two_workers_give_exactly_the_results_of_one():
+    serial = run(games=16).to_json()
+    parallel = run(games=16, workers=2).to_json()
+    assert without_timing(parallel) == without_timing(serial)
+    assert parallel["timing"]["workers"] == 2
+
+
+def test_dask_local_cluster_gives_exactly_the_results_of_one_process():
+    pytest.importorskip("dask.distributed")
+    serial = run(games=10).to_json()
+    on_dask = run(games=10, workers=2, cluster="local").to_json()
+    assert without_timing(on_dask) == without_timing(serial)
+
+
+def test_games_lost_to_a_dead_worker_are_played_again(tmp_path):
+    crash_seed = derive_seed(7, 3)
+    result = run(games=8, workers=2, game_factory=CrashOnceFactory(str(tmp_path / "crashed"), crash_seed))
+    assert (tmp_path / "crashed").exists(), "the worker really died once"
+    assert not result.errors
+    assert without_timing(result.to_json()["games"]) == without_timing(run(games=8).to_json()["games"])
+
+
+def test_an_engine_error_is_recorded_with_its_seed_and_the_run_goes_on():
+    broken_seed = derive_seed(7, 2)
+    result = run(games=5, game_factory=BrokenFactory(broken_seed))
+    assert len(result.games) == 5
+    [error] = result.errors
+    assert error["index"] == 2 and error["seed"] == broken_seed
+    assert "trigger loop exceeded max_steps" in error["error"]
+    assert result.summary["completed"] == 4
+
+
+def test_ctrl_c_keeps_the_finished_games():
+    def interrupt_after_three(done, total, record):
+        if done == 3:
+            raise KeyboardInterrupt
+
+    result = run(games=10, progress=interrupt_after_three)
+    assert result.interrupted
+    assert [g["index"] for g in result.games] == [0, 1, 2]
+    assert result.to_json()["interrupted"] is True
+
+
+def test_bad_player_count_fails_before_any_game():
+    with pytest.raises(ValueError, match="2-4 players"):
+        run(players=7)
+
+
+def test_log_dir_holds_one_replayable_log_per_game(tmp_path):
+    result = run(games=4, log_dir=tmp_path / "logs")
+    logs = sorted((tmp_path / "logs").glob("*.json"))
+    assert len(logs) == 4
+    log = load_log(logs[2])
+    assert log["seed"] == result.games[2]["seed"]
+    assert replay(log, ToyGame.from_compiled(toy_compiled(), 3)).ok
+
+
+# -- the simulate command --------------------------------------------------------------------
+
+
+def cli(argv, capsys):
+    parser = argparse.ArgumentParser(prog="rulewright")
+    add_run_commands(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    args.game_factory = TOY
+    code = args.func(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def pack(tmp_path):
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps(toy_compiled()))
+    return str(path)
+
+
+def test_simulate_prints_the_balance_table(pack, capsys):
+    code, out, err = cli(["simulate", pack, "--players", "2", "--games", "20", "--agents", "random,greedy"], capsys)
+    assert code == 0, err
+    assert "Win rate by seat" in out and "Win rate by runner" in out and "greedy" in out
+
+
+def test_simulate_json_is_one_object_and_nothing_else(pack, capsys, tmp_path):
+    code, out, err = cli(["simulate", pack, "--players", "2", "--games", "5", "--format", "json",
+                          "--report", str(tmp_path / "rep")], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert len(data["games"]) == 5 and data["summary"]["completed"] == 5
+    assert "index.html" in err and (tmp_path / "rep" / "index.html").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "9", "--games", "3"], "2-4 players"),
+    (["--players", "2", "--games", "3", "--agents", "random,wizard"], "unknown agent 'wizard'"),
+    (["--players", "2", "--games", "3", "--agents", "human"], "cannot play in a simulation"),
+    (["--players", "2", "--games", "3", "--variant", "marathon"], "unknown variant"),
+])
+def test_simulate_usage_errors_exit_2_with_one_line(pack, capsys, argv, message):
+    code, out, err = cli(["simulate", pack, *argv], capsys)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_a_missing_pack_is_a_usage_error(capsys, tmp_path):
+    code, _, err = cli(["simulate", str(tmp_path / "nope"), "--players", "2", "--games", "1"], capsys)
+    assert code == 2 and "no pack folder or compiled ruleset" in err
+
+
+def test_simulate_bad_numbers_are_refused_by_the_parser(pack, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli(["simulate", pack, "--players", "two", "--games", "1"], capsys)
+    assert exit_.value.code == 2
+
+
+def test_play_reads_choices_from_stdin_until_the_game_ends(pack, capsys, monkeypatch, tmp_path):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 200))
+    log = tmp_path / "game.json"
+    code, out, err = cli(["play", pack, "--players", "2", "--seat", "1", "--seed", "4", "--agents", "greedy",
+                          "--log", str(log)], capsys)
+    assert code == 0, err
+    assert "Game over" in out and "seat 0 (greedy)" in out
+    assert replay(load_log(log), ToyGame.from_compiled(toy_compiled(), 2)).ok
+
+
+def test_play_stops_cleanly_at_end_of_input(pack, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n"))
+    code, out, _ = cli(["play", pack, "--players", "2", "--seed", "4"], capsys)
+    assert code == 0 and "stopped (end of input)" in out
+
+
+def test_play_seat_out_of_range(pack, capsys):
+    code, _, err = cli(["play", pack, "--players", "2", "--seat", "2"], capsys)
+    assert code == 2 and "--seat must be 0..1" in err
