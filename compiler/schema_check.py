@@ -125,7 +125,7 @@ def _map_error(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 out.append(diagnostic("E203", _first_line(doc.loc(path)),
                                       f"{_entry_name(doc, path)} is missing the required field `{name}`"))
         return out
-    if kind == "propertyNames":
+    if "propertyNames" in error.relative_schema_path:
         key = error.instance
         what = error.schema.get("description", "a valid name")
         return [diagnostic("E204", doc.key_loc(path + (key,)),

@@ -79,23 +79,20 @@ class Document:
     root: _Pos
     lines: LineIndex = field(repr=False)
 
-    def _walk(self, path: Path) -> Iterator[tuple[_Pos, Any]]:
-        pos: _Pos | None = self.root
+    def _deepest(self, path: Path) -> tuple[_Pos, bool]:
+        """The position record at ``path`` (or its deepest existing ancestor), and whether
+        the whole path exists."""
+        pos = self.root
         for step in path:
-            children = pos.children if pos is not None else None
+            children = pos.children
             if isinstance(children, dict) and isinstance(step, str) and step in children:
-                yield pos, step
                 pos = children[step]
-            elif isinstance(children, list) and isinstance(step, int) and 0 <= step < len(children):
-                yield pos, step
+            elif (isinstance(children, list) and isinstance(step, int)
+                  and not isinstance(step, bool) and 0 <= step < len(children)):
                 pos = children[step]
             else:
-                return
-        yield pos, None
-
-    def _deepest(self, path: Path) -> tuple[_Pos, bool]:
-        steps = list(self._walk(path))
-        return steps[-1][0], len(steps) == len(path) + 1
+                return pos, False
+        return pos, True
 
     def has(self, path: Path) -> bool:
         """Whether a value exists at ``path``."""
