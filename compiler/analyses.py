@@ -1,0 +1,253 @@
+"""Checks over the effect graph: trigger loops, unreachable definitions, unbalanced resources.
+
+:func:`analyse` returns diagnostics (never raises on content): E501 trigger cycles that could
+loop forever, W501 definitions nothing reachable runs, W502 resources produced but never spent
+or read, W503 resources spent but never produced, W504 cards that can never enter play. Every
+rule leans towards silence: a warning fires only when no reading of the pack could use the
+thing it names (``docs/graph.md`` states each rule and shows an example).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import networkx as nx
+
+from .diagnostics import Diagnostic, diagnostic, sort_diagnostics
+from .graph import reachable
+from .model import AbilityDef, CardDef, Loc, Pack
+
+LOOP_EDGES = frozenset({"calls", "emits", "subscribes"})
+"""Edge kinds a trigger loop travels along (definite edges only, see ``compiler/graph.py``)."""
+
+MAX_CYCLES = 1000
+"""How many elementary cycles are examined at most: a dense graph has exponentially many,
+and a handful already tells the designer where the loops are."""
+
+_NO_LOC = Loc("", 1, 1, 1, 1)
+
+
+def analyse(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
+    """Every graph diagnostic of a pack, in report order.
+
+    Reachability warnings (W501, W504) need the whole picture: they are skipped when the pack
+    has no flow or when some effect text failed to parse (its error is reported instead).
+    """
+    found = trigger_cycles(pack, graph) + resource_balance(pack, graph)
+    if pack.flow is not None and not graph.graph.get("unparsed"):
+        reached = reachable(graph)
+        found += unreachable_definitions(pack, graph, reached)
+        found += unused_cards(pack, graph, reached)
+    return sort_diagnostics(found)
+
+
+# ---------------------------------------------------------------------- E501 trigger loops
+
+
+def trigger_cycles(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
+    """E501 for each elementary cycle of calls/emits/subscribes through triggered abilities
+    none of which is once per round (such an ability exhausts, which ends the loop)."""
+    loops = nx.DiGraph()
+    loops.add_nodes_from(sorted(graph.nodes))
+    loops.add_edges_from(sorted((u, v) for u, v, data in graph.edges(data=True)
+                                if data["kind"] in LOOP_EDGES and not data["dynamic"]))
+    loops.remove_nodes_from([n for n in sorted(loops.nodes) if loops.degree(n) == 0])
+    found: set[tuple[str, ...]] = set()
+    for cycle in islice(nx.simple_cycles(loops), MAX_CYCLES):
+        abilities = [n for n in cycle if _is_trigger(graph, n)]
+        if abilities and not any(graph.nodes[n]["once_per_round"] for n in abilities):
+            start = cycle.index(min(abilities))
+            found.add(tuple(cycle[start:] + cycle[:start]))
+    return [_cycle_diagnostic(pack, graph, cycle) for cycle in sorted(found)]
+
+
+def _is_trigger(graph: nx.MultiDiGraph, node: str) -> bool:
+    """Whether a node is a triggered ability."""
+    data = graph.nodes[node]
+    return data["kind"] == "ability" and data.get("timing") == "trigger"
+
+
+def _cycle_diagnostic(pack: Pack, graph: nx.MultiDiGraph, cycle: tuple[str, ...]) -> Diagnostic:
+    """The E501 of one loop, at the first ability's ``when:``, naming every step."""
+    first = graph.nodes[cycle[0]]
+    steps = [graph.nodes[n]["label"] for n in cycle]
+    steps.append(graph.nodes[f"card:{first['card']}"]["label"])
+    ability = _ability(pack, first["card"], first["ability"])
+    loc = ability.when.loc if ability is not None and ability.when is not None else _NO_LOC
+    return diagnostic(
+        "E501", loc, "trigger loop: " + " → ".join(steps),
+        "make one ability of the loop `once_per_round: true`, or change an effect so the "
+        "loop cannot close")
+
+
+def _ability(pack: Pack, card_id: str, ability_id: str) -> AbilityDef | None:
+    """An ability definition by card and ability id (front first, then back)."""
+    card = pack.cards.get(card_id)
+    if card is None:
+        return None
+    for side in [card.front] + ([card.back] if card.back is not None else []):
+        for ability in side.abilities:
+            if ability.id == ability_id:
+                return ability
+    return None
+
+
+# ---------------------------------------------------------------------- W502 / W503 balance
+
+
+def resource_balance(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
+    """W502 for what is gained but never spent, set, read or listened for; W503 for what is
+    spent but never gained or set and starts at 0 (so the cost can never be paid)."""
+    out: list[Diagnostic] = []
+    quantities = [(f"resource:{rid}", res) for rid, res in pack.resources.items()] + \
+                 [(f"track:{tid}", track) for tid, track in pack.tracks.items()]
+    for nid, definition in quantities:
+        if nid not in graph:
+            continue
+        edges = _in_edges(graph, nid)
+        definite = {kind for kind, dynamic, _ in edges if not dynamic}
+        kinds = {kind for kind, _, _ in edges}
+        producers = sorted({src for kind, dynamic, src in edges
+                            if kind == "produces" and not dynamic})
+        name = f"{graph.nodes[nid]['kind']} '{definition.id}'"
+        if "produces" in definite and not kinds & {"consumes", "sets", "reads"} \
+                and not _is_listened_for(graph, definition.id) \
+                and not getattr(definition, "rewards", None):
+            out.append(diagnostic(
+                "W502", definition.loc,
+                f"{name} is gained (by {_names(graph, producers)}) but never spent, set or read",
+                "pay it somewhere, read it in the score, a condition or the evaluation, "
+                "or stop gaining it"))
+        if "consumes" in definite and not kinds & {"produces", "sets"} \
+                and definition.start == 0:
+            spenders = sorted({src for kind, dynamic, src in edges
+                               if kind == "consumes" and not dynamic})
+            out.append(diagnostic(
+                "W503", definition.loc,
+                f"{name} is spent (by {_names(graph, spenders)}) but never gained "
+                "and starts at 0",
+                "gain it somewhere or give it a starting value (`start:`)"))
+    return out
+
+
+def _in_edges(graph: nx.MultiDiGraph, node: str) -> list[tuple[str, bool, str]]:
+    """(kind, dynamic, source) of every edge into a node."""
+    return [(data["kind"], data["dynamic"], src)
+            for src, _, data in graph.in_edges(node, data=True)]
+
+
+def _is_listened_for(graph: nx.MultiDiGraph, quantity: str) -> bool:
+    """Whether a triggered ability fires when the quantity is gained, paid or lost."""
+    return any(graph.out_degree(f"event:{verb}:{quantity}") > 0
+               for verb in ("gain", "pay", "lose") if f"event:{verb}:{quantity}" in graph)
+
+
+def _names(graph: nx.MultiDiGraph, nodes: list[str], limit: int = 3) -> str:
+    """Labels of a few nodes for a message: ``A, B, C and 2 more``."""
+    labels = [graph.nodes[n]["label"] for n in nodes]
+    shown = ", ".join(labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+# ---------------------------------------------------------------------- W501 / W504 reach
+
+
+def unreachable_definitions(pack: Pack, graph: nx.MultiDiGraph,
+                            reached: set[str]) -> list[Diagnostic]:
+    """W501 for procedures and board spaces nothing reachable uses, and for the named
+    effects, printed spaces and triggered abilities of cards in play that can never run."""
+    out: list[Diagnostic] = []
+    seen: set[str] = set()
+    for proc in _procedures(pack):
+        nid = f"procedure:{proc.id}"
+        if nid not in reached and nid not in seen:
+            seen.add(nid)
+            out.append(diagnostic(
+                "W501", proc.loc,
+                f"procedure '{proc.id}' is never used: nothing reachable from the game flow "
+                "calls it",
+                f"call it (`{proc.id}()`) from the flow or a card, give it `available:` to "
+                "offer it as a free action, or remove it"))
+    for sid, space in pack.spaces.items():
+        if f"space:{sid}" not in reached:
+            out.append(diagnostic(
+                "W501", space.loc,
+                f"space '{sid}' is never used: nothing reachable runs a space's effect, "
+                "places on it or names it",
+                "run it from a procedure (`run s.effect`) or remove it"))
+    for cid, card in pack.cards.items():
+        if f"card:{cid}" in reached:
+            out += _unreachable_card_parts(pack, graph, card, reached)
+    return out
+
+
+def _procedures(pack: Pack):
+    """Every procedure definition of the pack and its variants."""
+    yield from pack.procedures.values()
+    for variant in pack.variants.values():
+        yield from variant.procedures.values()
+
+
+def _unreachable_card_parts(pack: Pack, graph: nx.MultiDiGraph, card_def: CardDef,
+                            reached: set[str]) -> list[Diagnostic]:
+    """W501 for the parts of a card in play that can never run."""
+    out: list[Diagnostic] = []
+    card = graph.nodes[f"card:{card_def.id}"]["label"]
+    parts = sorted(v for _, v, kind in graph.out_edges(f"card:{card_def.id}", keys=True)
+                   if kind == "contains" and v not in reached)
+    for nid in parts:
+        data = graph.nodes[nid]
+        local = nid.rsplit("/", 1)[1]
+        loc = _part_loc(card_def, data["kind"], local)
+        if data["kind"] == "effect":
+            message = f"effect '{local}' of {card} is never run: nothing reachable runs " \
+                      f"`run c.{local}`"
+            hint = f"run it (`run c.{local}`) where the card is used, or remove it"
+        elif data["kind"] == "space":
+            message = f"space '{local}' of {card} is never used: nothing reachable runs a " \
+                      "space's effect"
+            hint = "run it from a procedure (`run s.effect`) or remove it"
+        elif _is_trigger(graph, nid):
+            events = sorted(graph.nodes[u]["label"] for u, _, kind
+                            in graph.in_edges(nid, keys=True) if kind == "subscribes")
+            message = f"ability '{local}' of {card} can never fire: nothing reachable " \
+                      f"announces {' or '.join(repr(e) for e in events) or 'its event'}"
+            hint = "emit the event it listens for (`emit NAME(...)`), or change its `when:`"
+        else:
+            continue
+        out.append(diagnostic("W501", loc, message, hint))
+    return out
+
+
+def _part_loc(card: CardDef, kind: str, local: str) -> Loc:
+    """Where a card's named effect, printed space or ability is written (front first)."""
+    for side in [card.front] + ([card.back] if card.back is not None else []):
+        if kind == "effect" and local in side.effects:
+            return side.effects[local].loc
+        for part in side.spaces if kind == "space" else side.abilities:
+            if part.id == local:
+                return part.loc
+    return card.loc
+
+
+def unused_cards(pack: Pack, graph: nx.MultiDiGraph, reached: set[str]) -> list[Diagnostic]:
+    """W504 for cards that can never enter play: their deck is never used by reachable code,
+    the deck is not reported, and nothing reachable names the card."""
+    out: list[Diagnostic] = []
+    for cid, card in pack.cards.items():
+        if f"card:{cid}" in reached:
+            continue
+        if card.deck:
+            why = f"nothing reachable uses its deck '{card.deck}'"
+            hint = (f"use the deck in the flow (e.g. `draw 1 from {card.deck} to hand`), "
+                    "list it under `reports:` in pack.yaml, or remove the card")
+        else:
+            why = "it has no deck and nothing reachable names it"
+            hint = "give it a `deck:` that the flow uses, or remove the card"
+        out.append(diagnostic(
+            "W504", card.loc, f"card '{card.name or cid}' can never enter play: {why}", hint))
+    return out
+
+
+__all__ = ["analyse", "trigger_cycles", "resource_balance", "unreachable_definitions",
+           "unused_cards", "LOOP_EDGES", "MAX_CYCLES"]
