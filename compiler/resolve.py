@@ -62,14 +62,19 @@ def check_pack(pack: Pack) -> list[Diagnostic]:
 
 
 def check_text(pack: Pack, text: EffectText, rule: str = "effect",
-               bound: frozenset[str] = frozenset()) -> list[Diagnostic]:
-    """Parse and resolve one effect text against ``pack`` (for tests and editors)."""
+               bound: frozenset[str] = frozenset(),
+               others: list[ir.Node] | tuple[ir.Node, ...] = ()) -> list[Diagnostic]:
+    """Parse and resolve one effect text against ``pack`` (for tests and editors); ``others``
+    are further parsed effects whose ``emit`` events and ``run`` arguments count as known."""
     site = EffectSite(text, rule, bound)
     diags = _parse_site(site)
     if text.tree is None:
         return diags
     table = build_names(pack)
-    table.add_effects([text.tree])
+    for effect in [*_sites(pack)]:
+        if effect.text.tree is not None:
+            table.add_effects([effect.text.tree])
+    table.add_effects([text.tree, *others])
     return diags + _Resolver(table, text).check(text.tree, set(bound))
 
 
