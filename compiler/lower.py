@@ -101,7 +101,9 @@ class Lowering:
         if name in scope:
             return ["env", name]
         if name in self.player_values:
-            return ["pv", ["env", "you"], name]
+            # A bare resource/track/var name denotes the name (``i == coin``, ``gain 1 t``);
+            # its value is read through a player: ``you.coin``, ``p.coin``.
+            return ["lit", name]
         if name in pack.zones:
             return ["zone", name, None]
         if name in pack.constants:

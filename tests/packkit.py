@@ -1,0 +1,113 @@
+"""Build small packs on disk for tests: a few lines of YAML per scenario, the rest defaulted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from rulewright.compiler.pipeline import compile_pack
+from rulewright.runtime.game import Game
+
+BASE_RULES = {
+    "icons": ["coin", "favor", "magic"],
+    "enums": {"colour": ["white", "red", "blue"]},
+    "constants": [{"id": "upgrade_cost", "source": "illustrative", "value": 10}],
+    "resources": [
+        {"id": "coin", "source": "illustrative", "scope": "player", "start": 0},
+        {"id": "favor", "source": "illustrative", "scope": "player", "start": 0},
+        {"id": "influence", "source": "illustrative", "scope": "player", "start": 0, "max": 5},
+        {"id": "points", "source": "illustrative", "scope": "player", "start": 0},
+    ],
+    "vars": [
+        {"id": "secret", "source": "illustrative", "scope": "player", "visibility": "owner"},
+        {"id": "priority", "source": "illustrative", "scope": "player"},
+    ],
+    "tracks": [
+        {"id": "fame", "source": "illustrative", "length": 5,
+         "rewards": {"2": "gain 1 coin", "4": "gain 2 points"}},
+    ],
+    "zones": [
+        {"id": "bag", "source": "illustrative", "scope": "player", "visibility": "hidden",
+         "refill_from": "discard"},
+        {"id": "pool", "source": "illustrative", "scope": "player", "visibility": "owner",
+         "on_enter": "roll"},
+        {"id": "discard", "source": "illustrative", "scope": "player"},
+        {"id": "supply", "source": "illustrative", "scope": "global"},
+        {"id": "deck", "source": "illustrative", "scope": "global", "visibility": "hidden",
+         "ordered": True},
+        {"id": "tableau", "source": "illustrative", "scope": "player", "active": True},
+    ],
+    "components": [{"id": "die", "source": "illustrative", "base": "die",
+                    "props": {"tier": "int", "colour": "colour"}}],
+    "flow": {"main": "game()", "score": "you.points", "tiebreak": [],
+             "evaluation": "you.points * 10 + you.coin", "order": "you.priority"},
+}
+
+
+def write_pack(root: Path, main: str, *, procedures: dict[str, str] | None = None,
+               cards: list[dict] | None = None, dice: list[dict] | None = None,
+               rules: dict | None = None, players=(1, 4)) -> Path:
+    """Write a pack whose flow runs ``main``; ``procedures`` maps id -> effect (no params)
+    or id -> (params, effect)."""
+    root.mkdir(parents=True, exist_ok=True)
+    merged = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+              for k, v in BASE_RULES.items()}
+    for key, value in (rules or {}).items():
+        if isinstance(value, list) and key != "icons":
+            merged[key] = merged.get(key, []) + value
+        else:
+            merged[key] = value
+    procs = [{"id": "game", "source": "illustrative", "params": [], "effect": main}]
+    for pid, body in (procedures or {}).items():
+        if isinstance(body, dict):
+            procs.append(dict({"id": pid, "source": "illustrative", "params": []}, **body))
+            continue
+        params, effect = body if isinstance(body, tuple) else ([], body)
+        procs.append({"id": pid, "source": "illustrative", "params": list(params),
+                      "effect": effect})
+    files = {"rules.yaml": {"rules": merged}, "procedures.yaml": {"procedures": procs}}
+    if dice:
+        files["dice.yaml"] = {"dice": [dict({"source": "illustrative", "type": "die"}, **d)
+                                       for d in dice]}
+    if cards:
+        files["cards.yaml"] = {"cards": [dict({"source": "illustrative"}, **c) for c in cards]}
+    manifest = {"id": "scenario", "name": "Scenario", "version": "0.1.0", "engine": 1,
+                "players": {"min": players[0], "max": players[1]}, "files": sorted(files)}
+    (root / "pack.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    for name, data in files.items():
+        (root / name).write_text(yaml.safe_dump(data, sort_keys=False))
+    return root
+
+
+def compile_ok(root: Path) -> dict:
+    """Compile a pack that must be free of errors."""
+    compiled, diagnostics = compile_pack(str(root), use_cache=False)
+    errors = [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in diagnostics
+              if d.severity == "error"]
+    assert compiled is not None, "\n".join(errors)
+    return compiled
+
+
+def new_game(tmp_path: Path, main: str, players: int = 1, seed: int = 1, **kwargs):
+    """Compile a scenario pack and start a game."""
+    compiled = compile_ok(write_pack(tmp_path / "pack", main, **kwargs))
+    return Game.from_compiled(compiled, players).new_game(seed)
+
+
+def labels(state) -> list[str]:
+    """The pending decision's option labels."""
+    return [state.action_label(a) for a in state.legal_actions()]
+
+
+def pick(state, text: str) -> None:
+    """Apply the only option whose label contains ``text``."""
+    matches = [a for a in state.legal_actions() if text in state.action_label(a)]
+    assert len(matches) == 1, f"{text!r} matches {[state.action_label(a) for a in matches]} " \
+                              f"among {labels(state)}"
+    state.apply(matches[0])
+
+
+def value(state, seat: int, name: str):
+    """A player's resource, track or var."""
+    return state.data["p"][seat]["v"][name]

@@ -1,0 +1,244 @@
+"""The interpreter's statements, one behaviour each, on tiny packs written in effect text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulewright.runtime.game import EngineError, IllegalActionError, State
+
+from packkit import labels, new_game, pick, value
+
+DIE = {"id": "lucky", "props": {"tier": 1, "colour": "red"},
+       "faces": [["coin", "coin", "magic"], ["favor"], []], "count": 3, "zone": "supply"}
+
+
+def test_gain_above_a_cap_is_lost(tmp_path):
+    state = new_game(tmp_path, "gain 7 influence; gain 1 points")
+    assert state.is_terminal()
+    assert value(state, 0, "influence") == 5
+
+
+def test_track_advances_one_step_at_a_time_collecting_each_reward(tmp_path):
+    state = new_game(tmp_path, "gain 4 fame")
+    assert value(state, 0, "fame") == 4
+    assert value(state, 0, "coin") == 1      # position 2
+    assert value(state, 0, "points") == 2    # position 4
+
+
+def test_track_stops_at_its_end(tmp_path):
+    state = new_game(tmp_path, "gain 9 fame")
+    assert value(state, 0, "fame") == 5
+
+
+def test_paid_reward_is_optional_and_offered_only_when_affordable(tmp_path):
+    state = new_game(tmp_path, "gain 2 coin; pay 2 coin -> gain 3 points; pay 5 coin -> gain 9 points")
+    assert labels(state) == ["decline", "pay 2 coin -> gain 3 points"]
+    pick(state, "pay 2 coin")
+    assert state.is_terminal()  # the second reward is unaffordable, so it is not asked
+    assert (value(state, 0, "coin"), value(state, 0, "points")) == (0, 3)
+
+
+def test_declining_a_paid_reward_changes_nothing(tmp_path):
+    state = new_game(tmp_path, "gain 2 coin; pay 2 coin -> gain 3 points")
+    pick(state, "decline")
+    assert (value(state, 0, "coin"), value(state, 0, "points")) == (2, 0)
+
+
+def test_choice_offers_only_feasible_options(tmp_path):
+    state = new_game(tmp_path, "gain 1 coin; choose { pay 3 coin; gain 5 points | gain 1 favor | gain 2 coin }")
+    assert labels(state) == ["gain 1 favor", "gain 2 coin"]
+    pick(state, "favor")
+    assert value(state, 0, "favor") == 1
+
+
+def test_any_order_lets_the_player_order_every_reward(tmp_path):
+    state = new_game(tmp_path, "in any order { gain 1 coin | pay 1 coin -> gain 2 points | gain 1 favor }")
+    pick(state, "next: gain 1 coin")
+    pick(state, "next: pay 1 coin")
+    pick(state, "pay 1 coin -> gain 2 points")
+    assert state.is_terminal()
+    assert (value(state, 0, "coin"), value(state, 0, "points"), value(state, 0, "favor")) == (0, 2, 1)
+
+
+def test_scaling_per_icon_of_a_type_and_not_of_a_type(tmp_path):
+    main = ("move top(supply) to pool; let d = top(pool); turn d to face 0; "
+            "gain 1 favor per coin icon of d; gain 1 points per non-coin icon of d; "
+            "gain 1 influence per icon of d")
+    state = new_game(tmp_path, main, dice=[DIE])
+    assert value(state, 0, "favor") == 2
+    assert value(state, 0, "points") == 1
+    assert value(state, 0, "influence") == 3
+
+
+def test_drawing_from_an_empty_bag_refills_it_from_the_discard(tmp_path):
+    main = ("move supply to discard; draw 2 from bag to pool; "
+            "gain count(d in pool) points; gain count(d in discard) coin")
+    state = new_game(tmp_path, main, dice=[DIE])
+    assert value(state, 0, "points") == 2
+    assert value(state, 0, "coin") == 0  # the whole discard went into the bag first
+    assert len(state.data["z"]["0:bag"]) == 1
+
+
+def test_entering_a_rolling_zone_rolls_the_die(tmp_path):
+    state = new_game(tmp_path, "for each d in supply: move d to pool", dice=[DIE], seed=5)
+    faces = [state.data["c"][c]["f"] for c in state.data["z"]["0:pool"]]
+    assert all(f in (0, 1, 2) for f in faces)
+    other = new_game(tmp_path / "again", "for each d in supply: move d to pool", dice=[DIE], seed=5)
+    assert [other.data["c"][c]["f"] for c in other.data["z"]["0:pool"]] == faces
+
+
+def test_players_in_priority_order_with_ties_in_seat_order(tmp_path):
+    main = ("for each p in players: set priority to 3 - p; set priority to 9;"
+            "for each p in players by priority: { gain count(q in players where q.points > 0) coin; gain 1 points }")
+    state = new_game(tmp_path, main, players=3)
+    # priorities: seat0 -> 9 (set last, for seat 0 as `you`), seat1 -> 2, seat2 -> 1
+    assert [value(state, p, "coin") for p in range(3)] == [2, 1, 0]
+
+
+def test_descending_order_key(tmp_path):
+    main = ("for each p in players: set priority to p;"
+            "for each p in players by priority desc: gain count(q in players where q.points > 0) + 1 points")
+    state = new_game(tmp_path, main, players=3)
+    assert [value(state, p, "points") for p in range(3)] == [3, 2, 1]
+
+
+CARD_TRIGGER = {"id": "mint", "deck": "deck", "name": "Mint",
+                "abilities": [{"id": "echo", "timing": "trigger", "when": "gain coin",
+                               "effect": "gain 1 points"}]}
+CARD_ONCE = {"id": "bank", "deck": "deck", "name": "Bank",
+             "abilities": [{"id": "interest", "timing": "trigger", "once_per_round": True,
+                            "when": "gain coin where amount >= 2", "effect": "gain 1 favor"}]}
+
+
+def test_trigger_fires_on_each_gain_of_its_resource(tmp_path):
+    state = new_game(tmp_path, "move top(deck) to tableau; gain 1 coin; gain 2 coin; gain 1 favor",
+                     cards=[CARD_TRIGGER])
+    assert value(state, 0, "points") == 2
+
+
+def test_trigger_only_fires_for_the_cards_owner_and_while_live(tmp_path):
+    main = "for each p in players: gain 1 coin; move top(deck) to tableau; for each c in tableau: trash c; gain 1 coin"
+    state = new_game(tmp_path, main, cards=[CARD_TRIGGER], players=2)
+    assert [value(state, p, "points") for p in range(2)] == [0, 0]
+
+
+def test_once_per_round_trigger_asks_exhausts_and_is_readied(tmp_path):
+    main = "move top(deck) to tableau; gain 2 coin; gain 3 coin; for each c in tableau: ready c; gain 1 coin; gain 2 coin"
+    state = new_game(tmp_path, main, cards=[CARD_ONCE])
+    assert labels(state) == ["skip", "use Bank: interest"]
+    pick(state, "use Bank")
+    # the second gain of 3 coin: the card is exhausted, nothing asked; after ready, 1 coin
+    # does not match the filter, 2 coin does
+    pick(state, "use Bank")
+    assert state.is_terminal()
+    assert value(state, 0, "favor") == 2
+
+
+def test_passive_modifier_changes_a_constant_for_its_owner_only(tmp_path):
+    card = {"id": "chime", "deck": "deck", "abilities": [
+        {"id": "discount", "timing": "passive", "modifiers": {"upgrade_cost": -1}}],
+        "back": {"abilities": [{"id": "discount2", "timing": "passive",
+                                "modifiers": {"upgrade_cost": -2}}]}}
+    main = ("move top(deck) to tableau; for each p in players: gain upgrade_cost points;"
+            "for each c in tableau: flip c; gain upgrade_cost coin")
+    state = new_game(tmp_path, main, cards=[card], players=2)
+    assert [value(state, p, "points") for p in range(2)] == [9, 10]
+    assert value(state, 0, "coin") == 8
+
+
+def test_ability_window_offers_ready_activated_abilities_and_free_actions(tmp_path):
+    card = {"id": "forge", "deck": "deck", "name": "Forge", "abilities": [
+        {"id": "hammer", "timing": "activated", "once_per_round": True, "label": "coin to points",
+         "effect": "pay 1 coin; gain 2 points"}]}
+    procedures = {"buy_favor": {"label": "buy a favor", "available": "you.coin >= 2",
+                                "effect": "pay 2 coin; gain 1 favor"}}
+    main = "move top(deck) to tableau; gain 3 coin; use abilities"
+    state = new_game(tmp_path, main, cards=[card], procedures=procedures)
+    assert labels(state) == ["done", "use Forge: coin to points", "buy a favor"]
+    pick(state, "use Forge")
+    # the window stays open; the card is exhausted and 2 coin still buy a favor
+    assert labels(state) == ["done", "buy a favor"]
+    pick(state, "buy a favor")
+    assert state.is_terminal()  # 0 coin left: nothing more to offer, the window closes
+    assert (value(state, 0, "points"), value(state, 0, "favor"), value(state, 0, "coin")) == (2, 1, 0)
+
+
+def test_may_is_asked_only_when_feasible(tmp_path):
+    state = new_game(tmp_path, "may pay 1 coin; gain 1 coin; may { pay 1 coin; gain 4 points }")
+    assert labels(state) == ["skip", "pay 1 coin; gain 4 points"]
+    pick(state, "pay 1 coin")
+    assert value(state, 0, "points") == 4
+
+
+def test_turn_a_die_to_any_face_offers_each_distinct_face(tmp_path):
+    state = new_game(tmp_path, "move top(supply) to pool; turn top(pool) to any face; "
+                     "gain 1 points per icon of top(pool)", dice=[DIE])
+    assert len(labels(state)) == 3
+    pick(state, "[coin, coin, magic]")
+    assert value(state, 0, "points") == 3
+
+
+def test_replace_puts_the_new_component_where_the_old_one_was(tmp_path):
+    dice = [DIE, dict(DIE, id="better", props={"tier": 2, "colour": "red"}, count=1)]
+    main = ("move (d in supply where def(d) == lucky) to pool; "
+            "replace top(pool) with top(supply); gain count(d in pool where d.tier == 2) points")
+    state = new_game(tmp_path, main, dice=dice)
+    assert value(state, 0, "points") == 1
+    assert sum(1 for c in state.data["z"]["g:supply"] if c.startswith("lucky")) == 1
+
+
+def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
+    cards = [
+        {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
+        {"id": "red_die", "deck": "deck", "needs": "1 d in pool where d.colour == red"},
+        {"id": "two_coin", "deck": "deck", "needs": "2 coin"},
+        {"id": "three_coin", "deck": "deck", "needs": "3 coin"},
+    ]
+    dice = [DIE, dict(DIE, id="blue", props={"tier": 1, "colour": "blue"}, count=1)]
+    main = ("move deck to tableau; move (d in supply where def(d) == blue) to pool;"
+            "move top(supply) to pool; gain 3 coin; gain completed(tableau) points")
+    state = new_game(tmp_path, main, cards=cards, dice=dice)
+    # both die cards can be met (red for red_die, blue for any_die); 3 coin cover only one
+    # coin card: "Resources, Artifacts, and dice cannot be used across multiple objective cards"
+    assert value(state, 0, "points") == 3
+
+
+def test_runaway_loop_stops_with_a_clear_error(tmp_path):
+    rules = {"flow": dict(_flow(), max_steps=5000)}
+    with pytest.raises(EngineError, match="step budget of 5000"):
+        new_game(tmp_path, "while true: gain 1 coin", rules=rules)
+
+
+def _flow():
+    from packkit import BASE_RULES
+    return dict(BASE_RULES["flow"])
+
+
+def test_illegal_action_is_refused_and_changes_nothing(tmp_path):
+    state = new_game(tmp_path, "gain 2 coin; pay 2 coin -> gain 3 points")
+    before = state.digest()
+    with pytest.raises(IllegalActionError):
+        state.apply(2)
+    assert state.digest() == before
+
+
+def test_a_state_mid_decision_survives_clone_and_json(tmp_path):
+    state = new_game(tmp_path, "gain 1 coin; choose { gain 1 favor | gain 1 coin }; gain 1 points")
+    restored = State.from_json(state.game, json.loads(json.dumps(state.to_json())))
+    twin = state.clone()
+    for s in (state, restored, twin):
+        pick(s, "favor")
+    assert state.digest() == restored.digest() == twin.digest()
+
+
+def test_secret_choice_is_hidden_from_other_players(tmp_path):
+    main = "simultaneously for each p in players: choose { set secret to 1 | set secret to 2 }"
+    state = new_game(tmp_path, main, players=2)
+    assert state.current_player() == 0
+    pick(state, "set secret to 2")
+    view = state.view(1)
+    assert view["players"][0]["values"]["secret"] == "hidden"
+    assert state.view(0)["players"][0]["values"]["secret"] == 2
+    assert "decision" in view and "decision" not in state.view(0)
