@@ -126,3 +126,25 @@ GOOD_EXAMPLES = [
 @pytest.mark.parametrize("kind, document", GOOD_EXAMPLES)
 def test_schemas_accept_minimal_and_edge_entries(kind, document):
     assert list(validator_for(kind).iter_errors(document)) == []
+
+
+def test_reference_pack_loads_into_the_model_with_grammars_and_positions():
+    from rulewright.compiler.loader import load_pack, pack_digest
+
+    pack, diags = load_pack(REFERENCE, "ref")
+    assert diags == []
+    assert (pack.id, pack.min_players, pack.max_players) == ("reference", 2, 4)
+    assert pack.tracks["artisan_rep"].rewards[4].text == "gain 1 prestige"
+    assert pack.flow.score.grammar == "expr" and pack.flow.main.grammar == "effect"
+    smithy = pack.cards["smithy"]
+    assert smithy.front.abilities[0].condition.grammar == "expr"
+    assert smithy.back.abilities[0].modifiers == {"upgrade_cost": -1}
+    assert pack.cards["harbor_master"].front.abilities[0].when.grammar == "trigger"
+    assert pack.cards["harbor_master"].front.needs.grammar == "needs"
+    assert pack.procedures["buy_prestige"].available.grammar == "expr"
+    assert "play_round" in pack.variants["two_player"].procedures
+    effect = pack.procedures["resolve_die"].effect
+    assert effect.loc.path == os.path.join("ref", "procedures.yaml")
+    assert effect.offset_map(effect.text.index("move")) == (19, 7)
+    assert (pack.cards["smithy"].loc.line, pack.cards["smithy"].loc.column) == (18, 9)
+    assert len(pack_digest(REFERENCE)) == 64
