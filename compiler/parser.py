@@ -96,6 +96,7 @@ def parse(text: str, start: str = "effect") -> ir.Node:
     if not text.strip():
         raise EffectSyntaxError("empty effect text", 0, len(text),
                                 "write 'nothing' for an effect that does nothing")
+    _check_brackets(text)
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as err:
@@ -107,6 +108,24 @@ def parse(text: str, start: str = "effect") -> ir.Node:
         if isinstance(err.orig_exc, EffectSyntaxError):
             raise err.orig_exc from None
         raise
+
+
+def _check_brackets(text: str) -> None:
+    """Reject brackets nested deeper than MAX_DEPTH (parentheses leave no trace in the tree)."""
+    depth, in_text = 0, False
+    for i, ch in enumerate(text):
+        if ch == '"':
+            in_text = not in_text
+        elif in_text:
+            continue
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise EffectSyntaxError(
+                    f"effect text is nested too deeply (more than {MAX_DEPTH} levels)",
+                    i, i + 1, "move the inner part into a named procedure", code="E402")
+        elif ch in ")]}":
+            depth -= 1
 
 
 def _check_depth(tree: Tree) -> None:
@@ -541,17 +560,47 @@ def _friendly(text: str, start: str, err: UnexpectedInput) -> EffectSyntaxError:
     unbalanced = _unbalanced(text)
     if unbalanced is not None and (at_end or token.value in _OPENERS.values()):
         return unbalanced
-    label = err.match_examples(functools.partial(_lark().parse, start=start),
-                               _EXAMPLES.get(start, {}), use_accepts=True)
+    label = _example_label(start, _state_of(err), err.accepts or err.expected)
+    accepts = err.accepts or err.expected
+    misused_keyword = token.value in KEYWORDS and "NAME" in accepts
+    keyword = f"'{token.value}' is a keyword and cannot be used as a name"
     if label is not None:
-        keyword = f"'{token.value}' is a keyword and cannot be used as a name"
-        return EffectSyntaxError(label, pos, end, keyword if token.value in KEYWORDS else "")
-    expected = _describe(err.accepts or err.expected)
+        return EffectSyntaxError(label, pos, end, keyword if misused_keyword else "")
+    expected = _describe(accepts)
     hint = f"expected {expected}" if expected else ""
-    if token.value in KEYWORDS:
-        hint = f"'{token.value}' is a keyword and cannot be used as a name; " + hint
+    if misused_keyword:
+        hint = f"{keyword}; {hint}"
     what = "the effect text ends too early" if at_end else f"unexpected '{token.value}'"
     return EffectSyntaxError(what, pos, end, hint.rstrip("; "))
+
+
+def _state_of(err: UnexpectedInput):
+    """The LALR state a parse error happened in (an int, whichever way Lark reports it)."""
+    state = err.state
+    return state.position if hasattr(state, "position") else state
+
+
+@functools.cache
+def _example_states(start: str) -> dict:
+    """Error state -> label, from the malformed examples of ``_EXAMPLES`` (our equivalent of
+    Lark's ``match_examples``, computed once per entry rule)."""
+    states: dict = {}
+    for label, examples in _EXAMPLES.get(start, {}).items():
+        for example in examples:
+            try:
+                _lark().parse(example, start=start)
+            except UnexpectedToken as err:
+                key = (_state_of(err), frozenset(err.accepts or err.expected))
+                states.setdefault(key, label)
+            except UnexpectedInput:
+                continue
+    return states
+
+
+def _example_label(start: str, state, accepts) -> str | None:
+    """The friendly message for an error in ``state`` expecting ``accepts``, if an example
+    fails the same way."""
+    return _example_states(start).get((state, frozenset(accepts)))
 
 
 def _unbalanced(text: str) -> EffectSyntaxError | None:
