@@ -72,7 +72,7 @@ def _lark() -> Lark:
     grammar = resources.files(__package__).joinpath("effect.lark").read_text(encoding="utf-8")
     lark = Lark(grammar, parser="lalr", lexer="contextual", start=list(START_RULES),
                 propagate_positions=True, maybe_placeholders=True,
-                lexer_callbacks={"NAME": _reserve})
+                lexer_callbacks={"NAME": _reserve}, cache=True)
     _RESERVED_TYPES.update({t.pattern.value: t.name for t in lark.terminals
                             if t.pattern.type == "str" and t.pattern.value.isalpha()
                             and t.pattern.value not in CONTEXTUAL_WORDS})
