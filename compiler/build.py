@@ -155,6 +155,7 @@ class PackBuilder:
                       for i in range(len(flow.get("tiebreak", [])))],
             evaluation=self.effect(doc, path + ("evaluation",), "expr"),
             order=self.effect(doc, path + ("order",), "expr"),
+            round=self.effect(doc, path + ("round",), "expr"),
             identity={name: self.effect(doc, path + ("identity", name), "expr")
                       for name in flow.get("identity", {})},
             max_steps=flow.get("max_steps", FlowDef.max_steps),

@@ -210,6 +210,8 @@ class _GraphBuilder:
             yield "evaluation", flow.evaluation
         if flow.order is not None:
             yield "order", flow.order
+        if flow.round is not None:
+            yield "round", flow.round
 
     def _add_procedures(self) -> None:
         """Procedures of the pack and of its variants (a replaced procedure is one node)."""

@@ -324,6 +324,8 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
             "evaluation": lw.expr(flow.evaluation.tree, frozenset())
             if flow and flow.evaluation else None,
             "order": lw.expr(flow.order.tree, frozenset()) if flow and flow.order else None,
+            "round": lw.expr(flow.round.tree, frozenset())
+            if flow and flow.round is not None and flow.round.tree is not None else None,
             "identity": {k: lw.expr(v.tree, frozenset())
                          for k, v in (getattr(flow, "identity", {}) or {}).items()}
             if flow else {},

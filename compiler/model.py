@@ -208,6 +208,7 @@ class FlowDef:
     evaluation: EffectText | None = None
     order: EffectText | None = None  # priority expression for "priority order"
     identity: dict[str, EffectText] = field(default_factory=dict)  # per-seat labels for stats
+    round: EffectText | None = None  # the current round number, for game-length statistics
     max_steps: int = 2_000_000
     max_decisions: int = 20_000
 

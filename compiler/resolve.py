@@ -126,8 +126,8 @@ def _sites(pack: Pack) -> Iterator[EffectSite]:
     if flow is not None:
         yield EffectSite(flow.main, "effect")
         yield EffectSite(flow.score, "expr")
-        for text in [*flow.tiebreak, flow.evaluation, flow.order,
-                     *getattr(flow, "identity", {}).values()]:
+        for text in [*flow.tiebreak, flow.evaluation, flow.order, flow.round,
+                     *flow.identity.values()]:
             if text is not None:
                 yield EffectSite(text, "expr")
 

@@ -68,17 +68,16 @@ def cmd_validate(args) -> int:
     pack, _graph, diagnostics = check_pack_full(root, args.pack)
     summary = _summary(diagnostics, pack)
     if args.format == "json":
-        print(diag.render_json(diagnostics, summary))
+        sys.stdout.write(diag.render_json(diagnostics, summary))
     elif args.format == "sarif":
-        print(diag.render_sarif(diagnostics))
+        sys.stdout.write(diag.render_sarif(diagnostics))
     elif args.format == "github":
-        text = diag.render_github(diagnostics)
-        if text:
-            print(text)
+        sys.stdout.write(diag.render_github(diagnostics))
     else:
         text = diag.render_text(diagnostics)
         if text:
-            print(text, file=sys.stderr if summary["errors"] else sys.stdout)
+            stream = sys.stderr if summary["errors"] else sys.stdout
+            stream.write(text if text.endswith("\n") else text + "\n")
         if pack is not None:
             entries = summary["entries"]
             print(f"{pack.id}: {len(pack.cards)} cards, {len(pack.procedures)} procedures, "
@@ -94,7 +93,7 @@ def _compile_or_report(path: str):
 
     compiled, diagnostics = compile_pack(_pack_dir(path), path)
     if compiled is None:
-        print(diag.render_text(diagnostics), file=sys.stderr)
+        sys.stderr.write(diag.render_text(diagnostics))
         return None
     return compiled
 
@@ -123,7 +122,7 @@ def cmd_graph(args) -> int:
 
     pack, graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
     if graph is None:
-        print(diag.render_text(diagnostics), file=sys.stderr)
+        sys.stderr.write(diag.render_text(diagnostics))
         return EXIT_CONTENT
     text = export(graph, args.format)
     if args.output:
@@ -142,7 +141,7 @@ def cmd_explain(args) -> int:
 
     pack, _graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
     if pack is None or any(d.severity == "error" for d in diagnostics):
-        print(diag.render_text(diagnostics), file=sys.stderr)
+        sys.stderr.write(diag.render_text(diagnostics))
         return EXIT_CONTENT
     if args.id in pack.cards:
         print(explain_card(pack, args.id))

@@ -203,7 +203,13 @@ class State:
                     value = None
                 row[label] = rt.definition(value) if isinstance(value, str) else value
             identity.append(row)
-        return {"rounds": self.data["round"], "decisions": self.data["decisions"],
+        rounds = self.data["round"]
+        if self.game.rules.round is not None:
+            try:
+                rounds = self.game.rules.round(rt, {"you": 0}) or 0
+            except RuleError:
+                rounds = 0
+        return {"rounds": rounds, "decisions": self.data["decisions"],
                 "usage": json.loads(json.dumps(self.data["stats"])), "identity": identity}
 
     # ------------------------------------------------------------------ views
@@ -214,7 +220,7 @@ class State:
         rules = self.game.rules
         rt = Interpreter(rules, self.data)
         d = self.data
-        out: dict[str, Any] = {"you": player, "round": d["round"], "players": [], "shared": {}}
+        out: dict[str, Any] = {"you": player, "players": [], "shared": {}}
         for seat in range(self.game.num_players):
             values = {}
             for name, value in sorted(d["p"][seat]["v"].items()):

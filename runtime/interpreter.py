@@ -48,6 +48,7 @@ class Rules:
         self.tiebreak = [compile_expr(t) for t in self.flow["tiebreak"]]
         self.evaluation = compile_expr(self.flow["evaluation"]) if self.flow["evaluation"] else None
         self.identity = {k: compile_expr(v) for k, v in self.flow.get("identity", {}).items()}
+        self.round = compile_expr(self.flow["round"]) if self.flow.get("round") else None
         self.available = {pid: compile_expr(p["available"])
                           for pid, p in sorted(self.procedures.items())
                           if p.get("available") is not None and not p["params"]}
