@@ -164,6 +164,12 @@ def _aggregate(fn, empty):
     return call
 
 
+def _holds(value) -> bool:
+    """An item counts for any()/all() unless it is false or none: seat 0 and the number 0
+    from a filtered collection are items, not falsehoods."""
+    return value is not False and value is not None
+
+
 def _count(rt, env, args):
     return len(items(rt, args[0]))
 
@@ -285,8 +291,8 @@ BUILTINS: dict[str, Callable] = {
     "sum": _aggregate(sum, 0),
     "max": _aggregate(max, None),
     "min": _aggregate(min, None),
-    "any": lambda rt, env, args: any(items(rt, args[0])),
-    "all": lambda rt, env, args: all(items(rt, args[0])),
+    "any": lambda rt, env, args: any(_holds(v) for v in items(rt, args[0])),
+    "all": lambda rt, env, args: all(_holds(v) for v in items(rt, args[0])),
     "top": _top,
     "bottom": _bottom,
     "icons": _icons,

@@ -242,3 +242,12 @@ def test_secret_choice_is_hidden_from_other_players(tmp_path):
     assert view["players"][0]["values"]["secret"] == "hidden"
     assert state.view(0)["players"][0]["values"]["secret"] == 2
     assert "decision" in view and "decision" not in state.view(0)
+
+
+def test_any_and_all_count_seat_zero_as_an_item(tmp_path):
+    main = ("for each p in players where p == 0: set priority to 1;"
+            "if any(p in players where p.priority == 1): gain 1 points;"
+            "if all(p in players: p.priority == 1): gain 5 points;"
+            "if any(p in players where p.priority == 2): gain 9 points")
+    state = new_game(tmp_path, main, players=2)
+    assert value(state, 0, "points") == 1
