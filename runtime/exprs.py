@@ -118,11 +118,23 @@ def compile_expr(e) -> Fn:
             return lambda rt, env: bool(left(rt, env)) or bool(right(rt, env))
         if opname == "in":
             return lambda rt, env: left(rt, env) in items(rt, right(rt, env))
-        if opname in ("==", "!=", "<", "<=", ">", ">="):
+        if opname == "==":
+            return lambda rt, env: left(rt, env) == right(rt, env)
+        if opname == "!=":
+            return lambda rt, env: left(rt, env) != right(rt, env)
+        if opname in ("<", "<=", ">", ">="):
             cmp = _compare(opname)
             return lambda rt, env: cmp(left(rt, env), right(rt, env))
         calc = _arith(opname)
         return lambda rt, env: calc(left(rt, env), right(rt, env))
+    if op == "call" and e[1] == "def" and len(e[2]) == 1:
+        arg = compile_expr(e[2][0])
+
+        def definition(rt, env):
+            item = arg(rt, env)
+            comp = rt.s["c"].get(item) if item.__class__ is str else None
+            return comp["d"] if comp is not None else rt.definition(item)
+        return definition
     if op == "call":
         name = e[1]
         try:
@@ -141,8 +153,8 @@ def compile_expr(e) -> Fn:
 
         def comprehension(rt, env):
             out = []
+            inner = dict(env)  # one scope for the whole loop: closures never keep it
             for item in items(rt, source(rt, env)):
-                inner = dict(env)
                 inner[var] = item
                 if where is None or where(rt, inner):
                     out.append(value(rt, inner) if value is not None else item)

@@ -385,14 +385,20 @@ class Interpreter:
         """``subject.name`` for players, components and spaces."""
         if subject is None:
             return None
-        if isinstance(subject, bool):
-            raise RuleError(f"cannot read '.{name}' of {subject!r}")
-        if isinstance(subject, int):
-            return self.value(subject, name)
-        if isinstance(subject, str):
+        cls = subject.__class__
+        if cls is str:
             comp = self.s["c"].get(subject)
             if comp is not None:
+                if comp["k"] == "die":
+                    props = self.r.dice[comp["d"]]["props"]
+                    if name in props:
+                        return props[name]
                 return self._component_attr(subject, comp, name)
+        elif cls is int:
+            return self.value(subject, name)
+        if isinstance(subject, bool):
+            raise RuleError(f"cannot read '.{name}' of {subject!r}")
+        if isinstance(subject, str):
             space = self.space(subject)
             if space is not None:
                 if name in space["props"]:
@@ -668,14 +674,15 @@ class Interpreter:
 
     def _candidates(self, node, env) -> list:
         var, source, where = node[1], node[2], node[3]
+        found = items(self, source(self, env))
+        if where is None:
+            return list(found)
         out = []
-        for item in items(self, source(self, env)):
-            if where is not None:
-                inner = dict(env)
-                inner[var] = item
-                if not where(self, inner):
-                    continue
-            out.append(item)
+        inner = dict(env)
+        for item in found:
+            inner[var] = item
+            if where(self, inner):
+                out.append(item)
         return out
 
     def _run_target(self, node, env):
@@ -907,13 +914,13 @@ def h_foreach(rt: Interpreter, node, frame):
     var = node[1]
     if frame[2] is None:
         pending = []
+        where = node[3]
+        inner = dict(env)
         for item in items(rt, node[2](rt, env)):
-            if node[3] is not None:
-                inner = dict(env)
+            if where is not None:
                 inner[var] = item
-                if isinstance(item, int) and not isinstance(item, bool):
-                    inner["you"] = item
-                if not node[3](rt, inner):
+                inner["you"] = item if item.__class__ is int else env.get("you")
+                if not where(rt, inner):
                     continue
             pending.append(item)
         if node[6]:
