@@ -169,7 +169,7 @@ class PackBuilder:
             **self.common(doc, path), params=list(entry.get("params", [])),
             effect=self.effect(doc, path + ("effect",), "effect"),
             available=self.effect(doc, path + ("available",), "expr"),
-            label=entry.get("label", ""))
+            label=entry.get("label", ""), text=entry.get("text", ""))
 
     def add_procedures(self, doc: Document) -> None:
         """Named, parameterised effects."""

@@ -7,6 +7,8 @@ card's rules text: properties, named effects, abilities, spaces and its back sid
 
 from __future__ import annotations
 
+import contextvars
+
 from . import ir
 from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
 from .parser import EffectSyntaxError, parse
@@ -17,6 +19,11 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in"}
 _GLOBAL_KINDS = {"resource", "track", "var", "zone", "constant", "icon", "enum_value", "die",
                  "card", "space", "procedure", "enum", "component_type"}
+
+
+_CALL_TEXTS: contextvars.ContextVar[dict[str, tuple[list[str], str]]] = \
+    contextvars.ContextVar("call_texts", default={})
+"""Procedure id -> (params, text template) of the pack being explained."""
 
 
 def humanise(name: str) -> str:
@@ -141,6 +148,13 @@ def _stmt(node: ir.Node) -> str:
             return f"{head}: {_stmt(node.body)}"
         case ir.Let(var=var, value=value):
             return f"let {var} be {_expr(value)}"
+        case ir.Invoke(name=name, args=args) if name in _CALL_TEXTS.get():
+            params, template = _CALL_TEXTS.get()[name]
+            values = {p: _expr(a) for p, a in zip(params, args)}
+            try:
+                return template.format(**values)
+            except (KeyError, IndexError, ValueError):
+                return template
         case ir.Invoke(name=name, args=args):
             with_args = f" with {_join([_expr(a) for a in args], 'and')}" if args else ""
             return f"{humanise(name).lower()}{with_args}"
@@ -321,6 +335,15 @@ def explain_card(pack: Pack, card_id: str) -> str:
     """The rules text of card ``card_id``, generated from its data and effects."""
     if card_id not in pack.cards:
         raise KeyError(f"no card '{card_id}' in pack '{pack.id}'")
+    token = _CALL_TEXTS.set({pid: (list(p.params), p.text)
+                             for pid, p in pack.procedures.items() if p.text})
+    try:
+        return _explain_card(pack, card_id)
+    finally:
+        _CALL_TEXTS.reset(token)
+
+
+def _explain_card(pack: Pack, card_id: str) -> str:
     card = pack.cards[card_id]
     copies = f", {card.copies} copies" if card.copies != 1 else ""
     lines = [f"{card.name or humanise(card.id)} ({humanise(card.deck) or 'no deck'}{copies})"]

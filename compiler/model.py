@@ -181,6 +181,7 @@ class ProcedureDef(Definition):
     effect: EffectText | None = None
     available: EffectText | None = None  # condition: offered as a free action in ability windows
     label: str = ""
+    text: str = ""  # explain's reading of a call: "take {n} {kind} dice"
     kind: str = "procedure"
 
 

@@ -51,3 +51,19 @@ def test_explain_card_lists_properties_abilities_spaces_and_back():
     assert "Back (upgraded side):" in smithy and "Passive: Upgrade Cost -1." in smithy
     with pytest.raises(KeyError):
         explain_card(pack, "smithyy")
+
+
+def test_a_procedure_text_template_reads_its_calls_back(tmp_path):
+    from packkit import write_pack
+    from rulewright.compiler.explain import explain_card
+    from rulewright.compiler.loader import load_pack
+    from rulewright.compiler.resolve import check_pack
+
+    root = write_pack(tmp_path / "p", "nothing", procedures={
+        "take_coins": {"params": ["n"], "text": "take {n} coins from the bank",
+                       "effect": "gain n coin"}},
+        cards=[{"id": "banker", "deck": "deck", "effects": {"setup": "take_coins(3)"}}])
+    pack, diagnostics = load_pack(str(root))
+    assert pack is not None, diagnostics
+    assert not [d for d in check_pack(pack) if d.severity == "error"]
+    assert "Setup: Take 3 coins from the bank." in explain_card(pack, "banker")
