@@ -1,0 +1,61 @@
+"""Smoke test of benchmarks/run.py: the quick run finishes and reports every section.
+
+No timing assertions: the numbers depend on the machine; only their presence and sign are
+checked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _positive(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def test_quick_run_reports_every_section(tmp_path):
+    env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--json"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["machine"]["cpus"] >= 1
+    for section in ("compile", "interpreter", "playouts", "mcts"):
+        assert section in result, section
+
+    compile_ = result["compile"]
+    assert _positive(compile_["lark_build_s"])
+    names = {row["pack"] for row in compile_["packs"]}
+    assert "reference" in names
+    assert {n for n in names if n.startswith("generated_")}, names
+    for row in compile_["packs"]:
+        for key in ("cards", "yaml_s", "fresh_process_total_s", "fresh_process_first_compile_s",
+                    "cold_s", "warm_s", "cold_over_yaml", "warm_over_cold", "seconds_per_card"):
+            assert _positive(row[key]), (row["pack"], key, row[key])
+        assert row["warm_result_identical"] is True
+    assert _positive(compile_["growth"]["per_card_ratio"])
+
+    interp = result["interpreter"]
+    assert _positive(interp["ratio"])
+    effects = {row["effect"] for row in interp["rows"]}
+    assert {"gain_cap", "track", "foreach", "draw_refill", "trigger", "all"} <= effects
+    for row in interp["rows"]:
+        for key in ("interpreter_s", "hand_written_s", "ratio", "steps_per_loop"):
+            assert _positive(row[key]), (row["effect"], key, row[key])
+        assert row["same_result"] is True, row["effect"]
+
+    assert result["playouts"]
+    assert any(row["pack"] == "reference" for row in result["playouts"])
+    for row in result["playouts"]:
+        for key in ("games", "games_per_s", "decisions_per_s", "steps_per_s"):
+            assert _positive(row[key]), (row["pack"], row["players"], key)
+
+    assert result["mcts"]
+    for row in result["mcts"]:
+        assert _positive(row["iterations_per_s"]) and _positive(row["iterations"])
