@@ -105,7 +105,10 @@ class PackBuilder:
             if self.enums.claim(name, doc.key_loc(base + ("enums", name)), self.diags):
                 pack.enums[name] = list(values)
         for path, entry in self.entries(doc, base + ("constants",)):
-            pack.constants[entry["id"]] = entry["value"]
+            if "table" in entry:
+                pack.tables[entry["id"]] = {int(k): v for k, v in entry["table"].items()}
+            else:
+                pack.constants[entry["id"]] = entry["value"]
         for path, entry in self.entries(doc, base + ("resources",)):
             pack.resources[entry["id"]] = ResourceDef(
                 **self.common(doc, path), scope=entry.get("scope", "player"),
@@ -156,6 +159,7 @@ class PackBuilder:
             evaluation=self.effect(doc, path + ("evaluation",), "expr"),
             order=self.effect(doc, path + ("order",), "expr"),
             round=self.effect(doc, path + ("round",), "expr"),
+            won=self.effect(doc, path + ("won",), "expr"),
             identity={name: self.effect(doc, path + ("identity", name), "expr")
                       for name in flow.get("identity", {})},
             max_steps=flow.get("max_steps", FlowDef.max_steps),
@@ -169,7 +173,8 @@ class PackBuilder:
             **self.common(doc, path), params=list(entry.get("params", [])),
             effect=self.effect(doc, path + ("effect",), "effect"),
             available=self.effect(doc, path + ("available",), "expr"),
-            label=entry.get("label", ""), text=entry.get("text", ""))
+            label=entry.get("label", ""), text=entry.get("text", ""),
+            value=self.effect(doc, path + ("value",), "expr"))
 
     def add_procedures(self, doc: Document) -> None:
         """Named, parameterised effects."""

@@ -102,6 +102,9 @@ BUILTINS: dict[str, Builtin] = _table(
     Builtin("players", (), "collection", "every player in seat order (same as `players`)"),
     Builtin("num_players", (), "number", "how many players are in the game"),
     Builtin("abs", ("number",), "number", "the absolute value of a number"),
+    Builtin("lookup", ("table", "number"), "number",
+            "a step table's value at a position: the entry of the largest position not above "
+            "it (none below the first)"),
 )
 """Every built-in function, by name."""
 

@@ -212,6 +212,8 @@ class _GraphBuilder:
             yield "order", flow.order
         if flow.round is not None:
             yield "round", flow.round
+        if flow.won is not None:
+            yield "won", flow.won
 
     def _add_procedures(self) -> None:
         """Procedures of the pack and of its variants (a replaced procedure is one node)."""
@@ -291,7 +293,7 @@ class _GraphBuilder:
             for position in sorted(track.rewards):
                 yield node_id("reward", tid, str(position)), track.rewards[position], ""
         for proc in self._procedures():
-            for text in (proc.available, proc.effect):
+            for text in (proc.available, proc.effect, proc.value):
                 if text is not None:
                     yield f"procedure:{proc.id}", text, ""
         for sid, space in self.pack.spaces.items():
@@ -362,6 +364,8 @@ class _GraphBuilder:
                 self._edge(owner, f"zone:{node.zone}", "uses")
         elif isinstance(node, ir.Call) and node.func == "spaces":
             self._use_all_spaces(owner)
+        elif isinstance(node, ir.Call) and f"procedure:{node.func}" in self.graph:
+            self._edge(owner, f"procedure:{node.func}", "calls")
         for child in node.children():
             self._scan(owner, child, card)
 

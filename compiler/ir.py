@@ -226,7 +226,8 @@ class Reset(Stmt):
 
 @dataclass(frozen=True)
 class May(Stmt):
-    """``may X``: the player chooses to do X or not (only asked when X is feasible)."""
+    """``may X``: the player chooses to do X or not (only asked when X is feasible);
+    ``may "Trash it for 1 prestige": X`` gives the option a label."""
 
     body: Stmt
     label: str = ""
@@ -242,9 +243,12 @@ class Paid(Stmt):
 
 @dataclass(frozen=True)
 class Choose(Stmt):
-    """``choose { A | B | C }``: exactly one feasible option (none feasible: nothing)."""
+    """``choose { A | B | C }``: exactly one feasible option (none feasible: nothing).
+    ``labels`` holds what players see for each option (``"Take coins": gain 2 coin``);
+    an empty label shows the option's effect text."""
 
     options: tuple[Stmt, ...]
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

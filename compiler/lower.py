@@ -31,6 +31,12 @@ class Lowering:
         self.labels: list[str] = []  # each node's own effect text, for decision labels
         self.text = ""
         self.player_values = set(pack.resources) | set(pack.tracks) | set(pack.vars)
+        procedures = dict(pack.procedures)
+        for variant in pack.variants.values():
+            procedures.update(variant.procedures)
+        self.functions = {pid for pid, p in procedures.items() if p.value is not None}
+        from .names import build_names
+        self.properties = build_names(pack).properties
         self.lowerers: dict[type, Callable[[Any, frozenset], list]] = STATEMENT_LOWERERS
 
     # ---------------------------------------------------------------- statements
@@ -74,12 +80,16 @@ class Lowering:
         if isinstance(node, ir.Name):
             return self.name(node.id, scope)
         if isinstance(node, ir.Attr):
+            if node.name in scope and node.name not in self.properties:  # `p.t`, t holds a name
+                return ["attrvar", self.expr(node.subject, scope), ["env", node.name]]
             return ["attr", self.expr(node.subject, scope), node.name]
         if isinstance(node, ir.Unary):
             return ["un", node.op, self.expr(node.operand, scope)]
         if isinstance(node, ir.Binary):
             return ["bin", node.op, self.expr(node.left, scope), self.expr(node.right, scope)]
         if isinstance(node, ir.Call):
+            if node.func in self.functions:
+                return ["fn", node.func, [self.expr(a, scope) for a in node.args]]
             return ["call", node.func, [self.expr(a, scope) for a in node.args]]
         if isinstance(node, ir.ListOf):
             return ["list", [self.expr(i, scope) for i in node.items]]
@@ -100,9 +110,14 @@ class Lowering:
             return ["players"]
         if name in scope:
             return ["env", name]
+        if name in pack.vars:
+            # A var is a value holder: its bare name reads its value (yours, or the shared one).
+            return ["pv", ["env", "you"], name]
         if name in self.player_values:
-            # A bare resource/track/var name denotes the name (``i == coin``, ``gain 1 t``);
+            # A bare resource/track name denotes the name (``i == coin``, ``gain 1 t``);
             # its value is read through a player: ``you.coin``, ``p.coin``.
+            return ["lit", name]
+        if name in pack.tables:
             return ["lit", name]
         if name in pack.zones:
             return ["zone", name, None]
@@ -155,7 +170,7 @@ STATEMENT_LOWERERS: dict[type, Callable[[Lowering, Any, frozenset], list]] = {
     ir.Reset: lambda lw, n, s: ["reset", lw.target(n.target, s)],
     ir.May: lambda lw, n, s: ["may", lw.stmt(n.body, s), n.label],
     ir.Paid: lambda lw, n, s: ["paid", lw.stmt(n.cost, s), lw.stmt(n.reward, s)],
-    ir.Choose: lambda lw, n, s: ["choose", [lw.stmt(o, s) for o in n.options]],
+    ir.Choose: lambda lw, n, s: ["choose", [lw.stmt(o, s) for o in n.options], list(n.labels)],
     ir.AnyOrder: lambda lw, n, s: ["anyorder", [lw.stmt(o, s) for o in n.items]],
     ir.If: lambda lw, n, s: ["if", lw.expr(n.cond, s), lw.stmt(n.then, s),
                              lw.stmt(n.otherwise, s) if n.otherwise is not None else None],
@@ -255,19 +270,24 @@ def _side(lw: Lowering, card_id: str, side: CardSide, triggers: dict, face: str)
     }
 
 
+def _procedure(lw: "Lowering", pid: str, proc) -> dict:
+    params = frozenset(proc.params)
+    return {
+        "params": list(proc.params),
+        "effect": lw.effect(proc.effect, params),
+        "value": lw.expr(proc.value.tree, params)
+        if proc.value is not None and proc.value.tree is not None else None,
+        "available": lw.expr(proc.available.tree, frozenset())
+        if proc.available and proc.available.tree is not None else None,
+        "label": proc.label or pid.replace("_", " "),
+    }
+
+
 def lower_pack(pack: Pack, source_digest: str = "") -> dict:
     """Lower a fully checked pack to the compiled ruleset dict (JSON-able)."""
     lw = Lowering(pack)
     triggers: dict[str, list] = {}
-    procedures = {}
-    for pid, proc in pack.procedures.items():
-        procedures[pid] = {
-            "params": list(proc.params),
-            "effect": lw.effect(proc.effect, frozenset(proc.params)),
-            "available": lw.expr(proc.available.tree, frozenset())
-            if proc.available and proc.available.tree is not None else None,
-            "label": proc.label or pid.replace("_", " "),
-        }
+    procedures = {pid: _procedure(lw, pid, proc) for pid, proc in pack.procedures.items()}
     cards = {}
     for cid, card in pack.cards.items():
         cards[cid] = {
@@ -287,12 +307,7 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
         variants[vid] = {
             "players": list(variant.players), "auto": variant.auto,
             "constants": dict(variant.constants),
-            "procedures": {pid: {"params": list(p.params),
-                                 "effect": lw.effect(p.effect, frozenset(p.params)),
-                                 "available": lw.expr(p.available.tree, frozenset())
-                                 if p.available and p.available.tree is not None else None,
-                                 "label": p.label or pid.replace("_", " ")}
-                           for pid, p in variant.procedures.items()},
+            "procedures": {pid: _procedure(lw, pid, p) for pid, p in variant.procedures.items()},
         }
     compiled = {
         "format": FORMAT,
@@ -302,6 +317,8 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
         "icons": list(pack.icons),
         "enums": {k: list(v) for k, v in pack.enums.items()},
         "constants": dict(pack.constants),
+        "tables": {tid: sorted([k, v] for k, v in table.items())
+                   for tid, table in sorted(pack.tables.items())},
         "resources": {rid: _value_def(r) for rid, r in pack.resources.items()},
         "vars": {vid: _value_def(v) for vid, v in pack.vars.items()},
         "tracks": tracks,
@@ -326,6 +343,8 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
             "order": lw.expr(flow.order.tree, frozenset()) if flow and flow.order else None,
             "round": lw.expr(flow.round.tree, frozenset())
             if flow and flow.round is not None and flow.round.tree is not None else None,
+            "won": lw.expr(flow.won.tree, frozenset())
+            if flow and flow.won is not None and flow.won.tree is not None else None,
             "identity": {k: lw.expr(v.tree, frozenset())
                          for k, v in (getattr(flow, "identity", {}) or {}).items()}
             if flow else {},

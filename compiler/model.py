@@ -182,6 +182,7 @@ class ProcedureDef(Definition):
     available: EffectText | None = None  # condition: offered as a free action in ability windows
     label: str = ""
     text: str = ""  # explain's reading of a call: "take {n} {kind} dice"
+    value: EffectText | None = None  # an expression: the procedure is a function
     kind: str = "procedure"
 
 
@@ -210,6 +211,7 @@ class FlowDef:
     order: EffectText | None = None  # priority expression for "priority order"
     identity: dict[str, EffectText] = field(default_factory=dict)  # per-seat labels for stats
     round: EffectText | None = None  # the current round number, for game-length statistics
+    won: EffectText | None = None  # per seat: whether it wins (else: the highest score wins)
     max_steps: int = 2_000_000
     max_decisions: int = 20_000
 
@@ -229,6 +231,7 @@ class Pack:
     icons: list[str] = field(default_factory=list)
     enums: dict[str, list[str]] = field(default_factory=dict)
     constants: dict[str, int] = field(default_factory=dict)
+    tables: dict[str, dict[int, int]] = field(default_factory=dict)  # step tables for lookup()
     resources: dict[str, ResourceDef] = field(default_factory=dict)
     tracks: dict[str, TrackDef] = field(default_factory=dict)
     vars: dict[str, ResourceDef] = field(default_factory=dict)

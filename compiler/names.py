@@ -48,6 +48,7 @@ class NameTable:
     properties: set[str] = field(default_factory=set)
     effect_names: set[str] = field(default_factory=set)
     procedures: dict[str, list[str]] = field(default_factory=dict)
+    functions: dict[str, list[str]] = field(default_factory=dict)  # procedures with a value
     events: dict[str, set[str]] = field(default_factory=dict)
     run_args: set[str] = field(default_factory=set)
 
@@ -83,7 +84,8 @@ def build_names(pack: Pack) -> NameTable:
     table = NameTable()
     groups: list[tuple[str, object]] = [
         ("resource", pack.resources), ("track", pack.tracks), ("var", pack.vars),
-        ("zone", pack.zones), ("constant", pack.constants), ("icon", pack.icons),
+        ("zone", pack.zones), ("constant", pack.constants), ("constant", pack.tables),
+        ("icon", pack.icons),
         ("enum_value", [v for values in pack.enums.values() for v in values]),
         ("enum", pack.enums), ("component_type", pack.component_types), ("die", pack.dice),
         ("card", pack.cards), ("space", pack.spaces), ("procedure", pack.procedures),
@@ -113,7 +115,10 @@ def build_names(pack: Pack) -> NameTable:
     procedures = dict(pack.procedures)
     for variant in pack.variants.values():
         procedures.update(variant.procedures)
-    table.procedures = {pid: list(p.params) for pid, p in procedures.items()}
+    table.procedures = {pid: list(p.params) for pid, p in procedures.items()
+                        if p.value is None}
+    table.functions = {pid: list(p.params) for pid, p in procedures.items()
+                       if p.value is not None}
     return table
 
 

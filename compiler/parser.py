@@ -154,6 +154,14 @@ def _tok_span(tok: Token) -> ir.Span:
 
 
 @dataclass(frozen=True)
+class _Labelled:
+    """A choice option with its label, until ``choose`` collects them."""
+
+    label: str
+    body: ir.Stmt
+
+
+@dataclass(frozen=True)
 class _Prefix:
     """A parsed prefix (``twice:``, ``for each ...:``, ``may``) waiting for its body."""
 
@@ -186,7 +194,18 @@ class _ToIR(Transformer):
         return children[0]
 
     def choose(self, meta, children):
-        return ir.Choose(tuple(children), span=_span(meta))
+        options, labels = [], []
+        for child in children:
+            if isinstance(child, _Labelled):
+                options.append(child.body)
+                labels.append(child.label)
+            else:
+                options.append(child)
+                labels.append("")
+        return ir.Choose(tuple(options), tuple(labels) if any(labels) else (), span=_span(meta))
+
+    def labelled_option(self, meta, children):
+        return _Labelled(children[0].value[1:-1], children[1])
 
     def any_order(self, meta, children):
         return ir.AnyOrder(tuple(children), span=_span(meta))
@@ -332,6 +351,10 @@ class _ToIR(Transformer):
                                      optional=True, span=span)
             return ir.May(body, span=span)
         return _Prefix(build)
+
+    def may_labelled(self, meta, children):
+        label = children[0].value[1:-1]
+        return _Prefix(lambda body, span: ir.May(body, label, span=span))
 
     def paid(self, meta, children):
         cost = children[0]

@@ -52,13 +52,12 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
     from .loader import pack_digest
     from .lower import lower_pack
 
-    digest = None
+    try:
+        digest = pack_digest(root)  # part of the ruleset hash, cached or not
+    except OSError:
+        digest = None
     cache = cache_dir() if use_cache else None
     if cache is not None:
-        try:
-            digest = pack_digest(root)
-        except OSError:
-            digest = None
         if digest:
             cached = _read_cache(cache, digest, display_root or root)
             if cached is not None:

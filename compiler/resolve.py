@@ -126,7 +126,7 @@ def _sites(pack: Pack) -> Iterator[EffectSite]:
     if flow is not None:
         yield EffectSite(flow.main, "effect")
         yield EffectSite(flow.score, "expr")
-        for text in [*flow.tiebreak, flow.evaluation, flow.order, flow.round,
+        for text in [*flow.tiebreak, flow.evaluation, flow.order, flow.round, flow.won,
                      *flow.identity.values()]:
             if text is not None:
                 yield EffectSite(text, "expr")
@@ -139,6 +139,8 @@ def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:
     available = getattr(proc, "available", None)
     if available is not None:
         yield EffectSite(available, "expr", params)
+    if proc.value is not None:
+        yield EffectSite(proc.value, "expr", params)
 
 
 def _space_sites(space: SpaceDef) -> Iterator[EffectSite]:
@@ -295,7 +297,10 @@ class _Resolver:
         params = self.table.procedures.get(node.name)
         if params is None:
             kind = "builtin" if node.name in BUILTINS else self.table.kind_of(node.name)
-            if kind is not None:
+            if node.name in self.table.functions:
+                self.report(node, "E302", f"'{node.name}' is a function (it has a value): use "
+                            "it inside an expression, not as a statement")
+            elif kind is not None:
                 self.report(node, "E302", f"'{node.name}' is {KIND_WORDS[kind]}, but only a"
                             " procedure can be called as a statement")
             else:
@@ -382,6 +387,8 @@ class _Resolver:
 
     def visit_Attr(self, node: ir.Attr, scope, expect) -> None:
         self.node(node.subject, scope)
+        if node.name in scope and node.name not in self.table.properties:
+            return  # `p.t` with `t` bound to a name: the property is read by that name
         if node.name not in self.table.properties:
             self.report(node, "E301", f"unknown property '{node.name}'"
                         + _suggest(node.name, self.table.properties))
@@ -394,6 +401,16 @@ class _Resolver:
 
     def visit_Call(self, node: ir.Call, scope, expect) -> None:
         builtin = BUILTINS.get(node.func)
+        if builtin is None and node.func in self.table.functions:
+            params = self.table.functions[node.func]
+            if len(params) != len(node.args):
+                self.report(node, "E303", f"function '{node.func}' takes {len(params)} "
+                            f"argument{'s' if len(params) != 1 else ''} ({', '.join(params)}), "
+                            f"but {len(node.args)} {'was' if len(node.args) == 1 else 'were'} "
+                            "given")
+            for arg in node.args:
+                self.node(arg, scope)
+            return
         if builtin is None:
             kind = self.table.kind_of(node.func)
             if kind == "procedure":

@@ -125,6 +125,18 @@ def _map_error(doc: Document, error: ValidationError) -> list[Diagnostic]:
                 out.append(diagnostic("E203", _first_line(doc.loc(path)),
                                       f"{_entry_name(doc, path)} is missing the required field `{name}`"))
         return out
+    if kind == "oneOf" and all(set(alt) <= {"required", "description"}
+                               for alt in error.validator_value):
+        # "exactly one of these fields": say which, in the designer's words
+        fields = [alt["required"][0] for alt in error.validator_value]
+        present = [f for f in fields if isinstance(error.instance, dict) and f in error.instance]
+        listed = " or ".join(f"`{f}`" for f in fields)
+        if present:
+            message = (f"{_entry_name(doc, path)} has both {' and '.join(f'`{f}`' for f in present)}"
+                       f"; give only one of {listed}")
+        else:
+            message = f"{_entry_name(doc, path)} needs {listed}"
+        return [diagnostic("E203" if not present else "E204", _first_line(doc.loc(path)), message)]
     if "propertyNames" in error.relative_schema_path:
         key = error.instance
         what = error.schema.get("description", "a valid name")

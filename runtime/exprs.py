@@ -105,6 +105,13 @@ def compile_expr(e) -> Fn:
     if op == "attr":
         subject, name = compile_expr(e[1]), e[2]
         return lambda rt, env: rt.attr(subject(rt, env), name)
+    if op == "attrvar":
+        subject, name = compile_expr(e[1]), compile_expr(e[2])
+        return lambda rt, env: rt.attr(subject(rt, env), name(rt, env))
+    if op == "fn":
+        fname = e[1]
+        args = [compile_expr(a) for a in e[2]]
+        return lambda rt, env: rt.call_function(fname, [a(rt, env) for a in args], env)
     if op == "un":
         operand = compile_expr(e[2])
         if e[1] == "not":
@@ -285,6 +292,23 @@ def _face(rt, env, args):
     return comp.get("f") if comp else None
 
 
+def _lookup(rt, env, args):
+    """``lookup(table, x)``: the value of the largest position of a step table not above x."""
+    table = rt.r.tables.get(args[0])
+    if table is None:
+        raise RuleError(f"'{args[0]}' is not a table")
+    x = args[1]
+    if x is None:
+        return None
+    found = None
+    for position, value in table:
+        if position <= x:
+            found = value
+        else:
+            break
+    return found
+
+
 def _rank(rt, env, args):
     return rt.rank(args[0], args[1] if len(args) > 1 else None)
 
@@ -332,5 +356,6 @@ BUILTINS: dict[str, Callable] = {
     "players": _players,
     "num_players": lambda rt, env, args: rt.n,
     "abs": lambda rt, env, args: abs(args[0]),
+    "lookup": _lookup,
 }
 """The runtime side of ``compiler/builtins.py``: every function declared there is here."""

@@ -28,6 +28,7 @@ class Rules:
         self.compiled = compiled
         self.variant = variant
         self.constants = dict(compiled["constants"])
+        self.tables = {k: [tuple(row) for row in v] for k, v in compiled.get("tables", {}).items()}
         self.procedures = dict(compiled["procedures"])
         if variant:
             v = compiled["variants"][variant]
@@ -49,6 +50,10 @@ class Rules:
         self.evaluation = compile_expr(self.flow["evaluation"]) if self.flow["evaluation"] else None
         self.identity = {k: compile_expr(v) for k, v in self.flow.get("identity", {}).items()}
         self.round = compile_expr(self.flow["round"]) if self.flow.get("round") else None
+        self.functions = {pid: (p["params"], compile_expr(p["value"]))
+                          for pid, p in sorted(self.procedures.items())
+                          if p.get("value") is not None}
+        self.won = compile_expr(self.flow["won"]) if self.flow.get("won") else None
         self.available = {pid: compile_expr(p["available"])
                           for pid, p in sorted(self.procedures.items())
                           if p.get("available") is not None and not p["params"]}
@@ -97,8 +102,10 @@ def prepare(node: list) -> tuple:
         return ("may", node[1], node[2])
     if op == "paid":
         return ("paid", node[1], node[2])
-    if op in ("choose", "anyorder"):
-        return (op, list(node[1]))
+    if op == "choose":
+        return ("choose", list(node[1]), list(node[2]) if len(node) > 2 else [])
+    if op == "anyorder":
+        return ("anyorder", list(node[1]))
     if op == "if":
         return ("if", c(node[1]), node[2], node[3])
     if op in ("repeat", "while"):
@@ -185,7 +192,7 @@ class Interpreter:
                 _place_new(s, comp_id, key)
         main = rules.flow["main"]
         if main is not None:
-            s["agenda"].append([main, {"you": 0}, 0])
+            s["agenda"].append([main, {"you": 0}, None])
         return s
 
     # ------------------------------------------------------------------ the loop
@@ -259,8 +266,11 @@ class Interpreter:
             score = self.r.score(self, env) if self.r.score else 0
             scores.append(score)
             keys.append(tuple([score] + [t(self, env) for t in self.r.tiebreak]))
-        best = max(keys)
-        winners = [p for p in range(self.n) if keys[p] == best]
+        if self.r.won is not None:
+            winners = [p for p in range(self.n) if self.r.won(self, {"you": p})]
+        else:
+            best = max(keys)
+            winners = [p for p in range(self.n) if keys[p] == best]
         s["result"] = {"scores": scores, "winners": winners}
 
     # ------------------------------------------------------------------ values
@@ -306,6 +316,18 @@ class Interpreter:
         if isinstance(value, str):
             return env.get("you"), value
         raise RuleError(f"{value!r} is not a resource, track or var")
+
+    def call_function(self, name: str, args: list, env: dict):
+        """Evaluate a pack function (a procedure with a value) with its params bound."""
+        try:
+            params, value = self.r.functions[name]
+        except KeyError:
+            raise RuleError(f"unknown function '{name}'") from None
+        inner = {"you": env.get("you")}
+        if "this" in env:
+            inner["this"] = env["this"]
+        inner.update(zip(params, args))
+        return value(self, inner)
 
     def constant(self, name: str, who) -> int:
         """A constant, with the modifiers of ``who``'s live cards applied."""
@@ -672,6 +694,23 @@ class Interpreter:
             return node[1](self, env) <= 0 or self.feasible(node[2], env, depth + 1)
         return True
 
+    def distinct(self, candidates: list) -> list:
+        """Candidates without repeats; identical components (same definition, place, face and
+        state) are one option, as a player would see them: "a tier-1 red die", not seven."""
+        seen, out = set(), []
+        comps = self.s["c"]
+        for item in candidates:
+            comp = comps.get(item) if item.__class__ is str else None
+            if comp is None:
+                key = ("value", repr(item))
+            else:
+                key = (comp["d"], comp["at"], comp.get("f"), comp.get("x"), comp.get("u"),
+                       comp.get("t"), repr(comp.get("faces")))
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
+
     def _candidates(self, node, env) -> list:
         var, source, where = node[1], node[2], node[3]
         found = items(self, source(self, env))
@@ -852,6 +891,7 @@ def r_paid(rt, node, frame, value):
 
 def h_choose(rt: Interpreter, node, frame):
     env = frame[1]
+    given = dict(zip(node[1], node[2])) if node[2] else {}
     options = [o for o in node[1] if rt.feasible(o, env)]
     if not options:
         return
@@ -859,7 +899,8 @@ def h_choose(rt: Interpreter, node, frame):
         rt.push(options[0], env)
         return
     rt.decide(env.get("you"), frame, "choose",
-              [rt.r.labels[o] or f"option {i + 1}" for i, o in enumerate(options)], options)
+              [given.get(o) or rt.r.labels[o] or f"option {i + 1}"
+               for i, o in enumerate(options)], options)
 
 
 def r_choose(rt, node, frame, value):
@@ -964,7 +1005,7 @@ def h_chooseitem(rt: Interpreter, node, frame):
         inner[var] = item
         if rt.feasible(body, inner):
             candidates.append(item)
-    candidates = list(dict.fromkeys(candidates))
+    candidates = rt.distinct(candidates)
     if not candidates:
         return
     if len(candidates) == 1 and not optional:

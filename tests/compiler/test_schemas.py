@@ -92,7 +92,7 @@ BAD_EXAMPLES = [
     ("rules", {"rules": {"tracks": [entry(length=5, rewards={"top": "gain 1 coin"})]}}, "pattern"),
     ("rules", {"rules": {"zones": [entry(on_enter="flip")]}}, "enum"),
     ("rules", {"rules": {"flow": {"main": "x"}}}, "required"),
-    ("procedures", {"procedures": [entry(params=["d"])]}, "required"),
+    ("procedures", {"procedures": [entry(params=["d"])]}, "oneOf"),
     ("procedures", {"procedures": [{"id": "x", "effect": "gain 1 coin"}]}, "required"),
     ("dice", {"dice": [entry(faces=[])]}, "minItems"),
     ("dice", {"dice": [entry(faces=[["Coin"]])]}, "pattern"),

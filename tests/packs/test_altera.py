@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.pipeline import compile_pack
-from runtime.game import Game
-from runtime.interpreter import Interpreter
+from rulewright.compiler.pipeline import compile_pack
+from rulewright.runtime.game import Game
+from rulewright.runtime.interpreter import Interpreter
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "altera"
 

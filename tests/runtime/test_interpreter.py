@@ -251,3 +251,75 @@ def test_any_and_all_count_seat_zero_as_an_item(tmp_path):
             "if any(p in players where p.priority == 2): gain 9 points")
     state = new_game(tmp_path, main, players=2)
     assert value(state, 0, "points") == 1
+
+
+def test_bare_var_name_reads_its_value(tmp_path):
+    state = new_game(tmp_path, "set priority to 4; gain priority points")
+    assert value(state, 0, "points") == 4
+
+
+def test_choice_options_and_may_show_their_labels(tmp_path):
+    state = new_game(tmp_path, 'choose { "Take the coins": gain 2 coin | gain 1 favor }; '
+                     'may "Trade 2 coin for 3 points": { pay 2 coin; gain 3 points }')
+    assert labels(state) == ["Take the coins", "gain 1 favor"]
+    pick(state, "Take the coins")
+    assert labels(state) == ["skip", "Trade 2 coin for 3 points"]
+
+
+def test_a_function_is_computed_inside_expressions(tmp_path):
+    procedures = {"double": {"params": ["n"], "value": "n * 2"},
+                  "richer": {"params": ["p", "q"], "value": "p.coin > q.coin"}}
+    main = "gain 3 coin; gain double(double(1)) points; if richer(you, you): gain 100 points"
+    state = new_game(tmp_path, main, procedures=procedures)
+    assert value(state, 0, "points") == 4
+
+
+def test_step_table_lookup_takes_the_largest_position_not_above(tmp_path):
+    rules = {"constants": [{"id": "price", "source": "illustrative",
+                            "table": {"3": 6, "5": 4, "8": 2}}]}
+    main = "gain lookup(price, 6) points; gain lookup(price, 8) coin; if lookup(price, 2) == none: gain 1 favor"
+    state = new_game(tmp_path, main, rules=rules)
+    assert (value(state, 0, "points"), value(state, 0, "coin"), value(state, 0, "favor")) == (4, 2, 1)
+
+
+def test_a_property_named_by_a_variable(tmp_path):
+    main = "gain 2 fame; for each t in [fame, coin]: gain you.t points"
+    state = new_game(tmp_path, main)
+    assert value(state, 0, "points") == 3  # fame 2, plus the 1 coin fame's position 2 gave
+
+
+def test_identical_components_are_one_option(tmp_path):
+    dice = [DIE, dict(DIE, id="blue", props={"tier": 1, "colour": "blue"}, count=2)]
+    state = new_game(tmp_path, "choose d in supply: move d to discard", dice=dice)
+    assert labels(state) == ["d: lucky#1 [coin, coin, magic]", "d: blue#1 [coin, coin, magic]"]
+
+
+def test_won_decides_winners_instead_of_the_highest_score(tmp_path):
+    rules = {"flow": dict(_flow(), won="you.coin >= 2")}
+    state = new_game(tmp_path, "for each p in players: gain p + 1 coin; gain 9 points",
+                     rules=rules, players=3)
+    assert state.winners() == [1, 2]
+
+
+def test_a_declared_property_wins_over_a_variable_of_the_same_name(tmp_path):
+    procedures = {"count_tier": (["tier"], "gain count(d in supply where d.tier == tier) points")}
+    state = new_game(tmp_path, "count_tier(1)", procedures=procedures, dice=[DIE])
+    assert value(state, 0, "points") == 3
+
+
+def test_a_loop_can_be_the_whole_flow(tmp_path):
+    state = new_game(tmp_path / "a", "3 times: gain 1 points")
+    assert value(state, 0, "points") == 3
+    state = new_game(tmp_path / "b", "for each p in players: gain 1 points", players=2)
+    assert [value(state, p, "points") for p in range(2)] == [1, 1]
+
+
+def test_the_ruleset_hash_does_not_depend_on_the_cache(tmp_path, monkeypatch):
+    from packkit import write_pack
+    from rulewright.compiler.pipeline import compile_pack
+    root = write_pack(tmp_path / "pack", "gain 1 points")
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(tmp_path / "cache"))
+    uncached, _ = compile_pack(str(root), use_cache=False)
+    cold, _ = compile_pack(str(root))
+    warm, _ = compile_pack(str(root))
+    assert uncached["hash"] == cold["hash"] == warm["hash"]
