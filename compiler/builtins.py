@@ -86,7 +86,7 @@ BUILTINS: dict[str, Builtin] = _table(
     Builtin("exhausted", ("component",), "bool", "whether a card is exhausted"),
     Builtin("upgraded", ("component",), "bool", "whether a card shows its upgraded side"),
     Builtin("trashed", ("component",), "bool", "whether a card is trashed"),
-    Builtin("round", (), "number", "the current round number, from 1"),
+    Builtin("round", (), "number", "the current round, as the flow's `round:` expression gives it (0 if the pack declares none)"),
     Builtin("order_by", ("collection", "collection", "collection"), "collection",
             "order_by(S, x in S: [K1, K2], [\"desc\", \"asc\"]): the items of S sorted by their"
             " keys (stable; one direction per key); written `for each x in S by K1 desc, K2`"),

@@ -280,6 +280,7 @@ def _procedure(lw: "Lowering", pid: str, proc) -> dict:
         "available": lw.expr(proc.available.tree, frozenset())
         if proc.available and proc.available.tree is not None else None,
         "label": proc.label or pid.replace("_", " "),
+        "text": proc.text,
     }
 
 

@@ -58,7 +58,7 @@ class ResourceDef(Definition):
     scope: str = "player"
     start: int = 0
     min: int = 0
-    max: int | None = None
+    max: int | str | None = None  # a number, or a constant's id (modifiable per owner)
     visibility: str = "public"
     kind: str = "resource"
 

@@ -22,7 +22,7 @@ from typing import Iterator
 
 from . import ir
 from .builtins import BUILTINS, arity_text
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, diagnostic, did_you_mean
 from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDef
 from .names import KIND_WORDS, TRIGGER_FIELDS, NameTable, build_names, kind_phrase
 from .parser import EffectSyntaxError, parse
@@ -58,7 +58,22 @@ def check_pack(pack: Pack) -> list[Diagnostic]:
     for site in sites:
         if site.text.tree is not None:
             diags.extend(_Resolver(table, site.text).check(site.text.tree, _scope(site, table)))
+    diags.extend(_check_caps(pack))
     return diags
+
+
+def _check_caps(pack: Pack) -> list[Diagnostic]:
+    """A resource cap given by name must name a constant (whose modifiers can raise it)."""
+    out = []
+    for resource in list(pack.resources.values()) + list(pack.vars.values()):
+        cap = resource.max
+        if isinstance(cap, str) and cap not in pack.constants:
+            guess = did_you_mean(cap, list(pack.constants))
+            out.append(diagnostic("E301", resource.loc,
+                                  f"the cap of '{resource.id}' names '{cap}', which is not a "
+                                  "constant" + (f" (did you mean '{guess}'?)" if guess else ""),
+                                  "give a number, or the id of a constant"))
+    return out
 
 
 def check_text(pack: Pack, text: EffectText, rule: str = "effect",

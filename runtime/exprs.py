@@ -50,6 +50,9 @@ def _compare(op):
             return f(a, b)
         if a is None or b is None:
             return False
+        if isinstance(a, (int, bool)) != isinstance(b, (int, bool)) \
+                or isinstance(a, list) != isinstance(b, list):
+            raise RuleError(f"cannot compare {a!r} {op} {b!r}")
         return f(a, b)
     return cmp
 
@@ -116,7 +119,12 @@ def compile_expr(e) -> Fn:
         operand = compile_expr(e[2])
         if e[1] == "not":
             return lambda rt, env: not operand(rt, env)
-        return lambda rt, env: -operand(rt, env)
+        def negative(rt, env):
+            value = operand(rt, env)
+            if not isinstance(value, int):
+                raise RuleError(f"cannot negate {value!r}")
+            return -value
+        return negative
     if op == "bin":
         opname, left, right = e[1], compile_expr(e[2]), compile_expr(e[3])
         if opname == "and":
@@ -255,7 +263,10 @@ def _state(flag):
 
 
 def _round(rt, env, args):
-    return rt.s["round"]
+    """The current round as the flow's ``round:`` expression says (0 if it has none)."""
+    if rt.r.round is None:
+        return 0
+    return rt.r.round(rt, {"you": env.get("you")})
 
 
 def _order_by(rt, env, args):

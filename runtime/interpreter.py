@@ -84,6 +84,51 @@ class Rules:
                     self.modified.update(a["modifiers"])
         self.board_spaces = {sid: dict(s, req_fn=compile_expr(s["requires"]) if s["requires"] else None)
                              for sid, s in self.spaces.items()}
+        self.always_feasible = always_feasible(self.nodes, self.procedures)
+
+
+SIMPLE = frozenset({"nothing", "gain", "pay", "lose", "set", "reset", "move", "draw",
+                    "shuffle", "roll", "cardstate", "replace", "place", "clear", "emit",
+                    "record"})
+"""Statements that never ask a decision: a sequence runs them inline, without a frame."""
+
+
+def always_feasible(nodes: list[tuple], procedures: dict) -> list[bool]:
+    """Per node: whether :meth:`Interpreter.feasible` is true whatever the state (no cost to
+    afford, nothing that must be chosen), so the check can be skipped at run time."""
+    memo: dict[int, bool] = {}
+
+    def ok(nid) -> bool:
+        if nid is None:
+            return True
+        if nid in memo:
+            return memo[nid]
+        memo[nid] = False  # a cycle through procedures stays dynamic
+        node = nodes[nid]
+        op = node[0]
+        if op in ("pay", "run"):
+            result = False
+        elif op == "seq":
+            result = all(ok(i) for i in node[1] if not isinstance(i, tuple))
+        elif op == "paid":
+            result = ok(node[1])
+        elif op == "choose":
+            result = any(ok(o) for o in node[1])
+        elif op == "if":
+            result = ok(node[2]) and ok(node[3])
+        elif op == "chooseitem":
+            result = bool(node[5])
+        elif op == "invoke":
+            proc = procedures.get(node[1])
+            result = proc is not None and ok(proc["effect"])
+        elif op == "repeat":
+            result = ok(node[2])
+        else:
+            result = True
+        memo[nid] = result
+        return result
+
+    return [ok(i) for i in range(len(nodes))]
 
 
 def prepare(node: list) -> tuple:
@@ -284,7 +329,7 @@ class Interpreter:
             raise RuleError(f"'{name}' is not a resource, track or var")
         if scope == "global":
             return self.s["g"][name]
-        if not isinstance(who, int):
+        if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < self.n:
             raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
         return self.s["p"][who]["v"][name]
 
@@ -299,14 +344,19 @@ class Interpreter:
             d = self.r.resources.get(name)
             if d is not None:
                 value = max(d["min"], value)
-                if d["max"] is not None:
-                    value = min(d["max"], value)
+                cap = d["max"]
+                if cap is not None:
+                    if cap.__class__ is str:
+                        cap = self.constant(cap, who)
+                    value = min(cap, value)
             t = self.r.tracks.get(name)
             if t is not None:
                 value = max(0, min(t["length"], value))
         if scope == "global":
             self.s["g"][name] = value
         else:
+            if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < self.n:
+                raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
             self.s["p"][who]["v"][name] = value
 
     def target(self, value, env) -> tuple[Any, str]:
@@ -316,6 +366,57 @@ class Interpreter:
         if isinstance(value, str):
             return env.get("you"), value
         raise RuleError(f"{value!r} is not a resource, track or var")
+
+    def describe(self, nid, env) -> str:
+        """A decision option in words, with the numbers it will use ("pay 2 gold -> gain 2
+        hammer" rather than "pay amount gold -> gain amount hammer"); the effect's own text
+        where it cannot say better."""
+        try:
+            text = self._describe(nid, env, 0)
+        except (RuleError, KeyError, IndexError, ValueError, TypeError):
+            text = None
+        return text or self.r.labels[nid] or "do it"
+
+    def _describe(self, nid, env, depth):
+        if nid is None or depth > 6:
+            return None
+        node = self.r.nodes[nid]
+        op = node[0]
+        if op in ("gain", "pay", "lose"):
+            parts = []
+            for count, target in node[1]:
+                _who, name = self.target(target(self, env), env)
+                parts.append(f"{count(self, env)} {name.replace('_', ' ')}")
+            return f"{op} {', '.join(parts)}"
+        if op == "paid":
+            cost = self._describe(node[1], env, depth + 1) or self.r.labels[node[1]]
+            reward = self._describe(node[2], env, depth + 1) or self.r.labels[node[2]]
+            return f"{cost} -> {reward}"
+        if op == "seq":
+            inner, parts = dict(env), []
+            for item in node[1]:
+                if item.__class__ is tuple:
+                    inner[item[1]] = item[2](self, inner)
+                else:
+                    parts.append(self._describe(item, inner, depth + 1) or self.r.labels[item])
+            return "; ".join(p for p in parts if p)
+        if op == "invoke":
+            proc = self.r.procedures.get(node[1])
+            if proc and proc.get("text"):
+                values = {name: self.value_text(arg(self, env))
+                          for name, arg in zip(proc["params"], node[2])}
+                return proc["text"].format(**values)
+        return None
+
+    def value_text(self, value) -> str:
+        """A value inside a sentence: numbers as numbers, components and names by name."""
+        if value is None or isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, str) and value in self.s["c"]:
+            return self.label(value)
+        return str(value).replace("_", " ")
 
     def call_function(self, name: str, args: list, env: dict):
         """Evaluate a pack function (a procedure with a value) with its params bound."""
@@ -639,7 +740,7 @@ class Interpreter:
 
     def feasible(self, nid, env, depth: int = 0) -> bool:
         """Whether a statement can be carried out now (costs affordable, something to choose)."""
-        if nid is None or depth > 12:
+        if nid is None or depth > 12 or self.r.always_feasible[nid]:
             return True
         node = self.r.nodes[nid]
         op = node[0]
@@ -777,19 +878,33 @@ def _place_new(s: dict, comp_id: str, key: str | None) -> None:
 
 def h_seq(rt: Interpreter, node, frame):
     items_ = node[1]
+    count = len(items_)
     i = frame[2] or 0
     env = frame[1]
     if i == 0 and any(isinstance(x, tuple) for x in items_):
         env = dict(env)
-    while i < len(items_):
+    nodes = rt.r.nodes
+    agenda = rt.s["agenda"]
+    while i < count:
         item = items_[i]
-        if isinstance(item, tuple):
+        if item.__class__ is tuple:
             env[item[1]] = item[2](rt, env)
             i += 1
             continue
-        if i + 1 < len(items_):
-            rt.push(frame[0], env, i + 1)
-        rt.push(item, env, None)
+        prepared = nodes[item]
+        if prepared[0] in SIMPLE:
+            before = len(agenda)
+            HANDLERS[prepared[0]](rt, prepared, [item, env, None])
+            i += 1
+            if len(agenda) != before:
+                # it scheduled follow-ups (track steps, triggers): they run before the rest
+                if i < count:
+                    agenda.insert(before, [frame[0], env, i])
+                return
+            continue
+        if i + 1 < count:
+            agenda.append([frame[0], env, i + 1])
+        agenda.append([item, env, None])
         return
 
 
@@ -866,7 +981,7 @@ def h_may(rt: Interpreter, node, frame):
     env = frame[1]
     if not rt.feasible(node[1], env):
         return
-    label = node[2] or rt.r.labels[node[1]] or "do it"
+    label = node[2] or rt.describe(node[1], env)
     rt.decide(env.get("you"), frame, "may", ["skip", label], [False, True])
 
 
@@ -879,7 +994,7 @@ def h_paid(rt: Interpreter, node, frame):
     env = frame[1]
     if not rt.feasible(node[1], env):
         return
-    label = f"{rt.r.labels[node[1]]} -> {rt.r.labels[node[2]]}"
+    label = rt.describe(frame[0], env)
     rt.decide(env.get("you"), frame, "paid", ["decline", label], [False, True])
 
 
@@ -899,8 +1014,7 @@ def h_choose(rt: Interpreter, node, frame):
         rt.push(options[0], env)
         return
     rt.decide(env.get("you"), frame, "choose",
-              [given.get(o) or rt.r.labels[o] or f"option {i + 1}"
-               for i, o in enumerate(options)], options)
+              [given.get(o) or rt.describe(o, env) for o in options], options)
 
 
 def r_choose(rt, node, frame, value):
@@ -916,7 +1030,7 @@ def h_anyorder(rt: Interpreter, node, frame):
         rt.push(remaining[0], env)
         return
     rt.decide(env.get("you"), [frame[0], env, remaining], "order",
-              [f"next: {rt.r.labels[o] or o}" for o in remaining], list(remaining))
+              [f"next: {rt.describe(o, env)}" for o in remaining], list(remaining))
 
 
 def r_anyorder(rt, node, frame, value):
@@ -1000,12 +1114,12 @@ def h_chooseitem(rt: Interpreter, node, frame):
     env = frame[1]
     var, body, optional = node[1], node[4], node[5]
     candidates = []
-    for item in rt._candidates(node, env):
-        inner = dict(env)
+    always = rt.r.always_feasible[body]
+    inner = dict(env)
+    for item in rt.distinct(rt._candidates(node, env)):
         inner[var] = item
-        if rt.feasible(body, inner):
+        if always or rt.feasible(body, inner):
             candidates.append(item)
-    candidates = rt.distinct(candidates)
     if not candidates:
         return
     if len(candidates) == 1 and not optional:

@@ -19,6 +19,7 @@ import pytest
 
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game, IllegalActionError, State
+from rulewright.runtime.interpreter import Interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = sorted(p.parent for p in (ROOT / "content").glob("*/pack.yaml")) + [
@@ -53,8 +54,11 @@ def check_invariants(state: State) -> None:
             if name in rules.resources:
                 d = rules.resources[name]
                 assert value >= d["min"], f"seat {seat} has {value} {name} (min {d['min']})"
-                if d["max"] is not None:
-                    assert value <= d["max"], f"seat {seat} has {value} {name} (max {d['max']})"
+                cap = d["max"]
+                if isinstance(cap, str):
+                    cap = Interpreter(rules, data).constant(cap, seat)
+                if cap is not None:
+                    assert value <= cap, f"seat {seat} has {value} {name} (max {cap})"
             if name in rules.tracks:
                 assert 0 <= value <= rules.tracks[name]["length"], f"{name} out of bounds"
     seen = set()

@@ -496,7 +496,7 @@ def test_basic_space_3_two_wild_reputations(compiled):
     node = state.game.compiled["spaces"]["basic_3"]["effect"]
     state.data["agenda"] = [[node, {"you": 0}, None]]
     state._run()
-    answer(state, "artisan_rep", "council_rep")
+    answer(state, "artisan rep", "council rep")
     assert (v(state, 0)["artisan_rep"], v(state, 0)["council_rep"]) == (1, 1)
 
 

@@ -446,8 +446,8 @@ def test_permanent_feats_fire_on_their_condition(compiled):
     fixed_dice(state, 2, light=["gold", "gold", "gold", "gold"], dark=["gold", "gold", "gold", "gold"])
     v(state, 2).update(gold=0, glory=0, hammer=12)
     call(state, "receive_divine_blessing", seat=2)
-    asked = answer(state, "pay amount gold -> gain amount hammer", "decline")
-    assert [options for _, _, options in asked] == [["decline", "pay amount gold -> gain amount hammer"]] * 2
+    asked = answer(state, "pay 4 gold -> gain 4 hammer", "decline")
+    assert [options for _, _, options in asked] == [["decline", "pay 4 gold -> gain 4 hammer"]] * 2
     assert v(state, 2)["hammer"] == 16 and v(state, 2)["glory"] == 10   # passed 15
     assert v(state, 2)["gold"] == 4                                      # the second 4 kept
 
@@ -492,8 +492,8 @@ def test_extra_action_for_two_sun_shards_once_per_turn(compiled):
     choose(state, "stop_taking_faces")
     choose(state, "light_die")
     choose(state, "replace face 1")
-    assert labels(state) == ["decline", "pay extra_action_cost sun -> perform_an_extra_action()"]
-    choose(state, "pay extra_action_cost sun")
+    assert labels(state) == ["decline", "pay 2 sun -> perform_an_extra_action()"]
+    choose(state, "pay 2 sun")
     assert v(state, 0)["sun"] == 3
     assert labels(state) == ["make_an_offering()", "perform_a_heroic_feat()"]
     choose(state, "make_an_offering()")

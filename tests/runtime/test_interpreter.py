@@ -323,3 +323,24 @@ def test_the_ruleset_hash_does_not_depend_on_the_cache(tmp_path, monkeypatch):
     cold, _ = compile_pack(str(root))
     warm, _ = compile_pack(str(root))
     assert uncached["hash"] == cold["hash"] == warm["hash"]
+
+
+def test_option_labels_show_the_numbers_they_will_use(tmp_path):
+    procedures = {"trade": {"params": ["n"], "text": "trade {n} coin for points",
+                            "effect": "pay n coin; gain n points"}}
+    main = "gain 3 coin; let k = 2; pay k coin -> gain k points; choose { trade(1) | gain k favor }"
+    state = new_game(tmp_path, main, procedures=procedures)
+    assert labels(state) == ["decline", "pay 2 coin -> gain 2 points"]
+    pick(state, "decline")
+    assert labels(state) == ["trade 1 coin for points", "gain 2 favor"]
+
+
+def test_a_cap_named_by_a_constant_follows_its_modifiers(tmp_path):
+    rules = {"constants": [{"id": "purse", "source": "illustrative", "value": 3}],
+             "resources": [{"id": "gold", "source": "illustrative", "scope": "player",
+                            "max": "purse"}]}
+    chest = {"id": "chest", "deck": "deck", "abilities": [
+        {"id": "bigger", "timing": "passive", "modifiers": {"purse": 2}}]}
+    main = "gain 9 gold; gain you.gold points; move top(deck) to tableau; gain 9 gold; gain you.gold coin"
+    state = new_game(tmp_path, main, rules=rules, cards=[chest])
+    assert (value(state, 0, "points"), value(state, 0, "coin")) == (3, 5)
