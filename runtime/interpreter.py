@@ -848,9 +848,18 @@ class Interpreter:
             return None
         raise RuleError(f"cannot run '{name}' of {item!r}")
 
-    def rank(self, who, expr):
-        """Not supported as a value (documented)."""
-        raise RuleError("rank() is not available at run time")
+    def rank(self, who, name=None):
+        """``who``'s place (1 = best, ties share a place) by the flow's score, or by the
+        resource or track ``name``."""
+        if not isinstance(who, int):
+            raise RuleError(f"rank() needs a player, got {who!r}")
+
+        def score(seat):
+            if name is not None:
+                return self.value(seat, name)
+            return self.r.score(self, {"you": seat}) if self.r.score else 0
+        mine = score(who)
+        return 1 + sum(1 for seat in range(self.n) if score(seat) > mine)
 
 
 def _start_places(rules: Rules, def_id: str, count: int, zone: str | None, players: int):

@@ -344,3 +344,13 @@ def test_a_cap_named_by_a_constant_follows_its_modifiers(tmp_path):
     main = "gain 9 gold; gain you.gold points; move top(deck) to tableau; gain 9 gold; gain you.gold coin"
     state = new_game(tmp_path, main, rules=rules, cards=[chest])
     assert (value(state, 0, "points"), value(state, 0, "coin")) == (3, 5)
+
+
+def test_rank_places_players_by_score_with_shared_places(tmp_path):
+    main = ("for each p in players: if p == 1: gain 5 points else: gain 2 points;"
+            "for each p in players: { gain rank(p) coin; gain rank(p, coin) favor }")
+    state = new_game(tmp_path, main, players=3)
+    assert [value(state, p, "coin") for p in range(3)] == [2, 1, 2]
+    # by coin, as the loop goes: seat 0 has 2 coin and nobody more yet -> 1st; seat 1 has 1
+    # coin, below seat 0 -> 2nd; seat 2 has 2 coin, tied with seat 0 -> 1st
+    assert [value(state, p, "favor") for p in range(3)] == [1, 2, 1]
