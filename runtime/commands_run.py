@@ -131,7 +131,7 @@ def load_compiled(path: str) -> dict:
         from rulewright.compiler.diagnostics import render_text
         from rulewright.compiler.pipeline import compile_pack
 
-        compiled, diagnostics = compile_pack(target)
+        compiled, diagnostics = compile_pack(str(target))
         if compiled is None:
             sys.stderr.write(render_text(diagnostics))
             raise CommandError(f"{path} has errors; fix them and try again", 1)

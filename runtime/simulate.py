@@ -15,6 +15,7 @@ import multiprocessing
 import pickle
 import signal
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -36,6 +37,7 @@ __all__ = [
 GameFactory = Callable[[dict, int, "str | None"], Any]
 Progress = Callable[[int, int, dict], None]
 POOL_ATTEMPTS = 3
+IN_FLIGHT_PER_WORKER = 4
 
 
 class ClusterUnavailableError(RuntimeError):
@@ -256,33 +258,44 @@ def simulate(
 
 
 def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, tasks: list, finished: Callable) -> None:
-    """Play ``tasks`` on a process pool; games lost to a dead worker are retried on a new pool."""
+    """Play ``tasks`` on a process pool, a few per worker in flight at a time (so a huge run
+    neither floods memory nor delays Ctrl-C); games lost to a dead worker are retried on a new
+    pool, up to POOL_ATTEMPTS times each."""
     attempts = {index: 0 for index, _, _ in tasks}
-    pending = list(tasks)
+    queue = deque(tasks)
     context = multiprocessing.get_context("spawn")
-    while pending:
-        lost = []
+    while queue:
         pool = cf.ProcessPoolExecutor(
-            max_workers=min(workers, len(pending)), mp_context=context,
+            max_workers=min(workers, len(queue)), mp_context=context,
             initializer=_init_pool_worker, initargs=(compiled,),
         )
+        in_flight: dict = {}
+        lost: list = []
         try:
-            futures = {pool.submit(_play_in_pool, setup, *task): task for task in pending}
-            for future in cf.as_completed(futures):
-                task = futures[future]
-                try:
-                    finished(future.result())
-                except cf.process.BrokenProcessPool:
-                    attempts[task[0]] += 1
-                    if attempts[task[0]] < POOL_ATTEMPTS:
-                        lost.append(task)
-                    else:
-                        finished(_lost_record(task, "a worker process died while playing it"))
+            while (queue and not lost) or in_flight:
+                while queue and not lost and len(in_flight) < IN_FLIGHT_PER_WORKER * workers:
+                    task = queue.popleft()
+                    in_flight[pool.submit(_play_in_pool, setup, *task)] = task
+                done, _ = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: in_flight[f][0]):
+                    task = in_flight.pop(future)
+                    try:
+                        record = future.result()
+                    except cf.process.BrokenProcessPool:
+                        attempts[task[0]] += 1
+                        if attempts[task[0]] < POOL_ATTEMPTS:
+                            lost.append(task)
+                        else:
+                            finished(_lost_record(task, "a worker process died while playing it"))
+                        continue
+                    finished(record)
         except BaseException:
+            for future in in_flight:
+                future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
         pool.shutdown(wait=True)
-        pending = sorted(lost)
+        queue.extendleft(sorted(lost, reverse=True))
 
 
 def _lost_record(task: tuple, why: str) -> dict:
@@ -313,18 +326,31 @@ def _run_on_dask(cluster: str, workers: int, setup: _RunSetup, compiled: dict, t
                 raise ClusterUnavailableError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from None
         with client:
             [remote_compiled] = client.scatter([compiled], broadcast=True)
-            futures = {
-                client.submit(play_one, setup, remote_compiled, *task, retries=2, pure=False): task
-                for task in tasks
-            }
+            window = IN_FLIGHT_PER_WORKER * max(workers, sum(client.nthreads().values()))
+            queue = deque(tasks)
+            in_flight: dict = {}
+
+            def submit_next() -> None:
+                task = queue.popleft()
+                future = client.submit(play_one, setup, remote_compiled, *task, retries=2, pure=False)
+                in_flight[future] = task
+                running.add(future)
+
+            running = as_completed()
+            while queue and len(in_flight) < window:
+                submit_next()
             try:
-                for future in as_completed(futures):
+                for future in running:
+                    task = in_flight.pop(future)
                     try:
-                        finished(future.result())
+                        record = future.result()
                     except Exception as exc:  # e.g. KilledWorker after the retries
-                        finished(_lost_record(futures[future], f"{type(exc).__name__}: {exc}"))
+                        record = _lost_record(task, f"{type(exc).__name__}: {exc}")
+                    finished(record)
+                    if queue:
+                        submit_next()
             except BaseException:
-                client.cancel(list(futures))
+                client.cancel(list(in_flight))
                 raise
     finally:
         if local is not None:
