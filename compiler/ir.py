@@ -11,10 +11,16 @@ came from, so a diagnostic can be mapped back to the YAML file's line and column
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 
 Span = tuple[int, int]
 NO_SPAN: Span = (0, 0)
+
+
+@functools.cache
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.name != "span")
 
 
 @dataclass(frozen=True)
@@ -26,8 +32,8 @@ class Node:
     def children(self) -> list["Node"]:
         """Direct sub-nodes, in source order (for walkers: resolver, graph builder, explain)."""
         out: list[Node] = []
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Node):
                 out.append(value)
             elif isinstance(value, tuple):

@@ -51,8 +51,9 @@ def check_pack(pack: Pack) -> list[Diagnostic]:
     """Parse, resolve and kind-check every effect text of ``pack``; all problems at once."""
     sites = list(_sites(pack))
     diags: list[Diagnostic] = []
+    parsed: dict = {}  # identical texts (many "gain 1 coin") are parsed once per compile
     for site in sites:
-        diags.extend(_parse_site(site))
+        diags.extend(_parse_site(site, parsed))
     table = build_names(pack)
     table.add_effects([s.text.tree for s in sites if s.text.tree is not None])
     for site in sites:
@@ -93,12 +94,23 @@ def check_text(pack: Pack, text: EffectText, rule: str = "effect",
     return diags + _Resolver(table, text).check(text.tree, set(bound))
 
 
-def _parse_site(site: EffectSite) -> list[Diagnostic]:
+def _parse_site(site: EffectSite, parsed: dict | None = None) -> list[Diagnostic]:
     et = site.text
     et.grammar = site.rule
+    key = (et.text, site.rule)
     try:
-        et.tree = parse(et.text, site.rule)
+        if parsed is not None and key in parsed:
+            result = parsed[key]
+            if isinstance(result, EffectSyntaxError):
+                raise result
+            et.tree = result
+        else:
+            et.tree = parse(et.text, site.rule)
+            if parsed is not None:
+                parsed[key] = et.tree
     except EffectSyntaxError as err:
+        if parsed is not None:
+            parsed[key] = err
         et.tree = None
         return [_diag(et, (err.start, err.end), err.code, err.message, err.hint)]
     return []

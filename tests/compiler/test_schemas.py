@@ -148,3 +148,64 @@ def test_reference_pack_loads_into_the_model_with_grammars_and_positions():
     assert effect.offset_map(effect.text.index("move")) == (19, 7)
     assert (pack.cards["smithy"].loc.line, pack.cards["smithy"].loc.column) == (18, 9)
     assert len(pack_digest(REFERENCE)) == 64
+
+
+def _mutations(data, rng, count):
+    """Structurally mutated copies of a content document: keys renamed or dropped, values
+    retyped, list entries duplicated or removed."""
+    import copy
+    out = []
+    for _ in range(count):
+        doc = copy.deepcopy(data)
+        nodes = []
+
+        def collect(node):
+            if isinstance(node, dict):
+                nodes.append(node)
+                for v in node.values():
+                    collect(v)
+            elif isinstance(node, list):
+                nodes.append(node)
+                for v in node:
+                    collect(v)
+        collect(doc)
+        node = rng.choice(nodes)
+        if isinstance(node, dict) and node:
+            key = rng.choice(sorted(node, key=str))
+            action = rng.randrange(4)
+            if action == 0:
+                node[f"{key}x"] = node.pop(key)
+            elif action == 1:
+                del node[key]
+            elif action == 2:
+                node[key] = rng.choice([1, "one", None, [], {}, True, -5, "Bad Id"])
+            else:
+                node[key] = [node[key]]
+        elif isinstance(node, list) and node:
+            if rng.random() < 0.5:
+                node.append(copy.deepcopy(rng.choice(node)))
+            else:
+                node.pop(rng.randrange(len(node)))
+        out.append(doc)
+    return out
+
+
+def test_fast_check_agrees_with_jsonschema_on_shipped_and_mutated_files():
+    """The fast path may only skip jsonschema when jsonschema would find nothing."""
+    import random
+    import yaml
+    from rulewright.compiler.schema_check import is_valid, validator_for
+
+    rng = random.Random(7)
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    files = sorted(root.glob("content/*/*.yaml")) + sorted(root.glob("tests/fixtures/reference_pack/*.yaml"))
+    checked = 0
+    for path in files:
+        data = yaml.safe_load(path.read_text())
+        kind = "pack" if path.name == "pack.yaml" else next(iter(data))
+        for doc in [data] + _mutations(data, rng, 40):
+            slow = not any(True for _ in validator_for(kind).iter_errors(doc))
+            assert is_valid(kind, doc) == slow, f"{path.name}: fast and full checks disagree"
+            checked += 1
+    assert checked > 400
