@@ -311,7 +311,7 @@ def test_wild_icon_any_reward(compiled):
     wild = take(state, "artisan_1", "pool", 0, face=5)         # [wild]
     call(state, "resolve_die", d=wild)
     labels = [state.action_label(a) for a in state.legal_actions()]
-    assert labels == ["gain 1 coin", "gain 1 shard", "gain 1 favor", "gain 1 influence", "gain 1 council_rep"]
+    assert labels == ["gain 1 coin", "gain 1 shard", "gain 1 favor", "gain 1 influence", "gain 1 council rep"]
     answer(state, "favor")
     assert (v(state, 0)["influence"], v(state, 0)["favor"]) == (1, 1)
 
