@@ -146,10 +146,20 @@ def _png(fig: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def _legend_above(ax: Any) -> None:
+    """A one-line legend between the title and the plot, where it never hides a bar."""
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize="small", frameon=False)
+
+
+def _error_bars(rates: list[dict]) -> list[list[float]]:
+    """Matplotlib's asymmetric error bars (distances below and above each rate)."""
+    return [[max(0.0, r["rate"] - r["low"]) for r in rates], [max(0.0, r["high"] - r["rate"]) for r in rates]]
+
+
 def _rate_axes(ax: Any, title: str, names: list[str], rates: list[dict], fair: float) -> None:
     y = list(range(len(names)))
     values = [r["rate"] for r in rates]
-    errors = [[r["rate"] - r["low"] for r in rates], [r["high"] - r["rate"] for r in rates]]
+    errors = _error_bars(rates)
     colours = ["#c0392b" if _flag(r, fair) == "▲" else "#2471a3" if _flag(r, fair) == "▼" else "#7f8c8d"
                for r in rates]
     ax.barh(y, values, xerr=errors, color=colours, capsize=4, alpha=0.85)
@@ -158,8 +168,8 @@ def _rate_axes(ax: Any, title: str, names: list[str], rates: list[dict], fair: f
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate (bars: 95% Wilson interval)")
-    ax.set_title(title)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.set_title(title, pad=22)
+    _legend_above(ax)
 
 
 def _win_rate_figures(summary: dict) -> list[tuple[str, str]]:
@@ -214,24 +224,30 @@ def _length_figure(result: Any) -> str:
 
 
 def _usage_figure(stat: str, rows: list[dict], seat_games: int, fair: float) -> str:
+    """One bar per component: win rate when used (with interval), a diamond for the win rate
+    of seats that did not use it, sorted by win rate so outliers sit at the ends."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    xs = [r["games_used"] / seat_games if seat_games else 0.0 for r in rows]
+    rows = sorted(rows, key=lambda r: (-r["win_rate_used"]["rate"], r["component"]))
     used = [r["win_rate_used"] for r in rows]
-    ys = [r["rate"] for r in used]
-    errors = [[r["rate"] - r["low"] for r in used], [r["high"] - r["rate"] for r in used]]
-    ax.errorbar(xs, ys, yerr=errors, fmt="o", color="#2471a3", ecolor="#aab7c4", capsize=3)
-    for x, y, row in zip(xs, ys, rows):
-        ax.annotate(row["component"], (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8)
-    ax.axhline(fair, color="black", linestyle="--", linewidth=1, label=f"fair share {fair:.0%}")
-    ax.set_xlim(0, min(1.05, max(xs, default=0.0) * 1.15 + 0.05))
-    ax.set_ylim(0, 1)
-    ax.set_xlabel(f"share of seat-games in which it was {stat}")
-    ax.set_ylabel("win rate when used (95% interval)")
-    ax.set_title(f"Usage vs win rate: {stat}")
-    ax.legend(loc="upper right", fontsize="small")
-    ax.grid(alpha=0.3)
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(rows) + 1.8))
+    y = list(range(len(rows)))
+    colours = ["#c0392b" if _flag(r, fair) == "▲" else "#2471a3" if _flag(r, fair) == "▼" else "#7f8c8d"
+               for r in used]
+    ax.barh(y, [r["rate"] for r in used], xerr=_error_bars(used), color=colours, alpha=0.85, capsize=3,
+            label="win rate when used (95% interval)")
+    ax.scatter([r["win_rate_unused"]["rate"] for r in rows], y, marker="D", color="black", s=18, zorder=3,
+               label="win rate when not used")
+    ax.axvline(fair, color="black", linestyle="--", linewidth=1, label=f"fair share {fair:.0%}")
+    share = [100 * r["games_used"] / seat_games if seat_games else 0.0 for r in rows]
+    ax.set_yticks(y, [f"{r['component']} ({s:.0f}% of seats)" for r, s in zip(rows, share)], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate of the seats that used it")
+    ax.set_ylabel(f"{stat} (share of seat-games)")
+    ax.set_title(f"Usage vs win rate: {stat}", pad=22)
+    _legend_above(ax)
+    ax.grid(axis="x", alpha=0.3)
     return _png(fig)
 
 

@@ -31,7 +31,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding can put a bound a hair past p at 0 or n successes; the interval always holds p.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def rate(wins: int, games: int) -> dict:

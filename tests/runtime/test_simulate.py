@@ -200,3 +200,38 @@ def test_play_stops_cleanly_at_end_of_input(pack, capsys, monkeypatch):
 def test_play_seat_out_of_range(pack, capsys):
     code, _, err = cli(["play", pack, "--players", "2", "--seat", "2"], capsys)
     assert code == 2 and "--seat must be 0..1" in err
+
+
+# -- with the real interpreter and compiled packs ---------------------------------------------
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
+
+
+def compiled_pack(folder):
+    from rulewright.compiler.pipeline import compile_pack
+
+    compiled, _ = compile_pack(str(REPO / folder), use_cache=False)
+    if compiled is None:
+        pytest.skip(f"{folder} does not compile yet")
+    return compiled
+
+
+def test_reference_pack_runs_the_same_on_one_or_two_workers_and_every_game_replays(tmp_path):
+    from rulewright.runtime.game import Game
+
+    compiled = compiled_pack("tests/fixtures/reference_pack")
+    options = dict(players=2, games=6, seed=3, agents=["random", "greedy", "mcts:10"])
+    serial = simulate(compiled, log_dir=tmp_path, **options)
+    parallel = simulate(compiled, workers=2, **options)
+    assert not serial.errors
+    assert without_timing(serial.to_json()) == without_timing(parallel.to_json())
+    game = Game.from_compiled(compiled, 2)
+    for path in sorted(tmp_path.glob("*.json")):
+        assert replay(load_log(path), game).ok, path.name
+
+
+def test_altera_plays_full_games_between_bots():
+    compiled = compiled_pack("content/altera")
+    result = simulate(compiled, players=4, games=2, seed=1, agents=["random", "greedy"])
+    assert not result.errors, result.errors
+    assert all(len(g["winners"]) >= 1 and g["rounds"] > 0 for g in result.games)

@@ -100,3 +100,10 @@ def test_usage_compares_win_rate_when_used_and_not():
     assert (golem["win_rate_used"]["wins"], golem["win_rate_used"]["games"]) == (3, 3)
     assert (golem["win_rate_unused"]["wins"], golem["win_rate_unused"]["games"]) == (1, 3)
     assert [r["component"] for r in s["usage"]["crafted"]] == ["golem", "lens"]  # most used first
+
+
+def test_wilson_interval_always_contains_the_observed_rate():
+    for trials in range(1, 120):
+        for successes in range(trials + 1):
+            low, high = wilson_interval(successes, trials)
+            assert 0.0 <= low <= successes / trials <= high <= 1.0
