@@ -187,7 +187,14 @@ class _Builder:
 
     def mark_loc(self, start, end=None) -> Loc:
         end = end or start
-        return Loc(self.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+        return Loc(self.path, *self._mark_position(start), *self._mark_position(end))
+
+    def _mark_position(self, mark) -> tuple[int, int]:
+        """A YAML mark as a 1-based (line, column), never past the end of the text (the YAML
+        reader puts end-of-stream marks on a line after the last one)."""
+        if mark.line >= len(self.lines.starts):
+            return self.lines.position(len(self.text))
+        return mark.line + 1, mark.column + 1
 
     def mark_index(self, mark) -> int:
         return self.lines.index(mark.line, mark.column)
