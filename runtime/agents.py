@@ -124,24 +124,79 @@ class HumanAgent:
             self.console.print(f"[red]{action} is not one of the listed choices.[/red]")
 
     def show(self, state: Any, seat: int) -> None:
-        """Print what ``seat`` may see and the numbered legal actions."""
-        from rich.pretty import Pretty
+        """Print what ``seat`` may see and the numbered legal actions.
+
+        Lists of records (e.g. one per seat) become one table with a column per record, so
+        the seats can be compared side by side; nested values are flattened to dotted rows.
+        """
         from rich.table import Table
 
         view = state.view(seat)
-        table = Table(title=f"What seat {seat} sees", show_header=False, expand=False)
-        table.add_column("what", style="bold cyan")
-        table.add_column("value")
-        items = view.items() if isinstance(view, dict) else [("view", view)]
-        for key, value in items:
-            table.add_row(str(key), Pretty(value))
-        self.console.print(table)
+        view = view if isinstance(view, dict) else {"view": view}
+        general = Table(title=f"What seat {seat} sees", show_header=False)
+        general.add_column("what", style="bold cyan")
+        general.add_column("value")
+        side_by_side = []
+        for key, value in view.items():
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                side_by_side.append((key, value))
+            else:
+                for row, text in _flatten(value, str(key)):
+                    general.add_row(row, text)
+        self.console.print(general)
+        for key, records in side_by_side:
+            table = Table(title=str(key))
+            table.add_column("", style="bold cyan")
+            flat = [dict(_flatten(record, "")) for record in records]
+            for index in range(len(records)):
+                table.add_column(str(index), justify="right")
+            rows = list(dict.fromkeys(row for record in flat for row in record))
+            for row in rows:
+                table.add_row(row, *(record.get(row, "") for record in flat))
+            self.console.print(table)
         choices = Table(title="Your choices", show_header=True)
         choices.add_column("#", justify="right", style="bold")
         choices.add_column("action")
         for action in state.legal_actions():
             choices.add_row(str(action), state.action_label(action))
         self.console.print(choices)
+
+
+def _flatten(value: Any, prefix: str) -> list[tuple[str, str]]:
+    """Nested dicts as (dotted key, short text) rows; lists are shown inline."""
+    if isinstance(value, dict) and value:
+        rows: list[tuple[str, str]] = []
+        for key, inner in value.items():
+            rows.extend(_flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+        return rows
+    if isinstance(value, list):
+        return [(prefix, _short_list(value))]
+    return [(prefix, _short(value))]
+
+
+LIST_ITEMS_SHOWN = 12
+
+
+def _short_list(items: list) -> str:
+    """A list as "a ×3, b, c …and 5 more (20 items)": repeats counted, long lists cut."""
+    if not items:
+        return "—"
+    counts: dict[str, int] = {}
+    for item in items:
+        text = _short(item)
+        counts[text] = counts.get(text, 0) + 1
+    shown = [f"{text} ×{n}" if n > 1 else text for text, n in list(counts.items())[:LIST_ITEMS_SHOWN]]
+    rest = len(counts) - LIST_ITEMS_SHOWN
+    tail = f" …and {rest} more ({len(items)} items)" if rest > 0 else ""
+    return ", ".join(shown) + tail
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_short(v)}" for k, v in value.items()) or "—"
+    if isinstance(value, list):
+        return "[" + _short_list(value) + "]"
+    return str(value)
 
 
 class UnknownAgentError(ValueError):
