@@ -1,0 +1,77 @@
+"""The malformed-pack corpus: one folder per case, each with ``expected.json`` giving the
+exact file, line, column and code of the diagnostic it must produce.
+
+A case folder holds the files that differ from ``_base/`` (a small valid pack) unless its
+``expected.json`` says ``"base": false``; ``"generate"`` pads a file at test time (for the
+file-size limit, so the repository does not hold a 2 MB file).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulewright.compiler.diagnostics import render_text
+from rulewright.compiler.pipeline import check_pack_full
+
+CORPUS = Path(__file__).resolve().parent
+BASE = CORPUS / "_base"
+CASES = sorted(p for p in CORPUS.iterdir() if (p / "expected.json").is_file())
+
+
+def materialise(case: Path, into: Path) -> tuple[Path, dict]:
+    """The case as a pack folder under ``into``; returns (folder, expected)."""
+    expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
+    root = into / case.name
+    if expected.get("base", True):
+        shutil.copytree(BASE, root)
+    else:
+        root.mkdir(parents=True)
+    for item in case.iterdir():
+        if item.name != "expected.json":
+            shutil.copyfile(item, root / item.name)
+    generate = expected.get("generate")
+    if generate:
+        target = root / generate["file"]
+        text = target.read_text(encoding="utf-8")
+        pad = generate["pad"]
+        target.write_text(text + pad * ((generate["bytes"] - len(text)) // len(pad) + 1),
+                          encoding="utf-8")
+    return root, expected
+
+
+def test_the_corpus_has_at_least_fifty_cases_over_every_family():
+    assert len(CASES) >= 50
+    codes = {json.loads((c / "expected.json").read_text())["code"] for c in CASES}
+    for family in ("E0", "E1", "E2", "E3", "E4", "E5"):
+        assert any(code.startswith(family) for code in codes), family
+    for limit in ("E003", "E104", "E105", "E402"):
+        assert limit in codes
+
+
+def test_the_base_pack_is_clean():
+    _pack, _graph, diags = check_pack_full(str(BASE), "")
+    assert diags == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case_reports_its_exact_location_and_code(case, tmp_path):
+    root, expected = materialise(case, tmp_path)
+    _pack, _graph, diags = check_pack_full(str(root), "")
+    found = [(d.path, d.line, d.column, d.code) for d in diags]
+    want = (expected["path"], expected["line"], expected["column"], expected["code"])
+    assert want in found, f"{case.name}: expected {want}, got {found}"
+    assert any(d.severity == "error" for d in diags), "the case must fail validation"
+    for d in diags:
+        text = (root / d.path).read_bytes().decode("utf-8", "replace") \
+            if (root / d.path).exists() else ""
+        lines = text.split("\n")
+        assert 1 <= d.line <= max(len(lines), 1) and d.column >= 1, d
+        if text:
+            assert d.column <= len(lines[d.line - 1]) + 1, d
+    rendered = render_text(diags)
+    assert f"{expected['path']}:{expected['line']}:{expected['column']}: " in rendered
+    assert "Traceback" not in rendered
