@@ -208,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as err:  # an output path that cannot be written (-o, --log-dir, --report)
+        where = f" {err.filename}" if err.filename else ""
+        print(f"rulewright: error: cannot write{where}: {err.strerror or err}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":
