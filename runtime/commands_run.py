@@ -127,6 +127,10 @@ def load_compiled(path: str) -> dict:
     (the diagnostics are printed to stderr first) or the JSON is unreadable.
     """
     target = Path(path)
+    if target.is_dir() and not (target / "pack.yaml").is_file():
+        raise CommandError(f"{path} is not a pack folder (no pack.yaml)", 2)
+    if target.is_file() and target.suffix.lower() != ".json":
+        raise CommandError(f"{path} is not a pack folder or a compiled ruleset (.json)", 2)
     if target.is_dir():
         from rulewright.compiler.diagnostics import render_text
         from rulewright.compiler.pipeline import compile_pack
