@@ -1,0 +1,182 @@
+"""The command line on bad input: usage errors exit 2 with one error line and no traceback;
+content errors exit 1 with located messages; ``--format json`` prints exactly one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulewright.runtime.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = str(ROOT / "tests" / "corpus" / "_base")
+CORPUS = ROOT / "tests" / "corpus"
+sys.path.insert(0, str(CORPUS))
+from test_corpus import materialise  # noqa: E402
+
+
+def run(argv, capsys):
+    """(exit code, stdout, stderr) of the CLI in this process."""
+    try:
+        code = main(argv)
+    except SystemExit as exit_:  # argparse's own usage errors
+        code = exit_.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_usage_error(code, out, err, words=""):
+    assert code == 2, (code, err)
+    assert "Traceback" not in err + out
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert len(errors) == 1, err
+    assert err.rstrip("\n").splitlines()[-1] == errors[0]  # the message is the last line
+    assert words in errors[0], errors[0]
+
+
+@pytest.fixture(scope="module")
+def bad_pack(tmp_path_factory):
+    root, _ = materialise(CORPUS / "e301_unknown_resource", tmp_path_factory.mktemp("bad"))
+    return str(root)
+
+
+@pytest.fixture(scope="module")
+def a_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("f") / "notes.txt"
+    path.write_text("hello")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def not_a_pack(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("empty"))
+
+
+USAGE_CASES = [
+    # no such pack, not a pack
+    (["validate", "/no/such/pack"], "no such pack"),
+    (["validate", "{dir}"], "not a pack folder"),
+    (["validate", "{file}"], "not a pack folder"),
+    (["compile", "/no/such/pack"], "no such pack"),
+    (["graph", "/no/such/pack"], "no such pack"),
+    (["explain", "/no/such/pack", "x"], "no such pack"),
+    (["simulate", "/no/such/pack", "--players", "2", "--games", "1"], "no pack folder"),
+    (["play", "/no/such/pack", "--players", "2"], "no pack folder"),
+    (["simulate", "{dir}", "--players", "2", "--games", "1"], "not a pack folder"),
+    (["simulate", "{file}", "--players", "2", "--games", "1"], "not a pack folder"),
+    (["play", "{dir}", "--players", "2"], "not a pack folder"),
+    # bad --format
+    (["validate", GOOD, "--format", "xml"], "invalid choice"),
+    (["graph", GOOD, "--format", "png"], "invalid choice"),
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--format", "csv"], "invalid choice"),
+    # bad numbers
+    (["simulate", GOOD, "--players", "two", "--games", "1"], "not a whole number"),
+    (["simulate", GOOD, "--players", "0", "--games", "1"], "at least 1"),
+    (["simulate", GOOD, "--players", "2", "--games", "-1"], "negative"),
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--seed", "x"], "not a whole number"),
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--workers", "0"], "at least 1"),
+    (["play", GOOD, "--players", "2", "--seat", "-1"], "negative"),
+    (["play", GOOD, "--players", "2", "--seat", "2"], "--seat must be 0..1"),
+    # unknown agent, unknown variant, players out of range
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--agents", "robot"], "unknown agent"),
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--agents", "human"], "human"),
+    (["play", GOOD, "--players", "2", "--agents", "robot"], "unknown agent"),
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--variant", "nope"], "unknown variant"),
+    (["play", GOOD, "--players", "2", "--variant", "nope"], "unknown variant"),
+    (["simulate", GOOD, "--players", "9", "--games", "1"], "2-4 players, not 9"),
+    (["play", GOOD, "--players", "1"], "2-4 players, not 1"),
+    # unknown explain id
+    (["explain", GOOD, "lanturn"], "did you mean 'lantern'"),
+    # missing arguments, unknown subcommand
+    ([], "required"),
+    (["frobnicate"], "invalid choice"),
+    (["validate"], "required"),
+    (["simulate", GOOD], "required"),
+    (["replay"], "required"),
+    (["replay", "{file}", "--pack", "/no/such/pack"], ""),
+    # outputs that cannot be written
+    (["compile", GOOD, "-o", "/no/such/dir/out.json"], "cannot write"),
+    (["graph", GOOD, "-o", "/no/such/dir/out.dot"], "cannot write"),
+    (["simulate", GOOD, "--players", "2", "--games", "1", "--log-dir", "/proc/no/logs"],
+     "cannot write"),
+]
+
+
+@pytest.mark.parametrize("argv, words", USAGE_CASES,
+                         ids=[" ".join(a[:1] + a[2:4]) or "none" for a, _ in USAGE_CASES])
+def test_bad_arguments_exit_2_with_one_error_line(argv, words, capsys, a_file, not_a_pack):
+    argv = [a.replace("{file}", a_file).replace("{dir}", not_a_pack) for a in argv]
+    code, out, err = run(argv, capsys)
+    if argv[:2] == ["replay", a_file]:
+        assert code == 1 and "not valid JSON" in err  # the log is read first
+        return
+    assert_usage_error(code, out, err, words)
+
+
+@pytest.mark.parametrize("argv", [
+    ["validate", "{bad}"], ["compile", "{bad}"], ["graph", "{bad}"], ["explain", "{bad}", "x"],
+    ["simulate", "{bad}", "--players", "2", "--games", "1"], ["play", "{bad}", "--players", "2"],
+])
+def test_content_errors_exit_1_with_a_located_message(argv, bad_pack, capsys):
+    argv = [a.replace("{bad}", bad_pack) for a in argv]
+    code, out, err = run(argv, capsys)
+    assert code == 1, err
+    assert f"{os.path.join(bad_pack, 'procedures.yaml')}:15:18: error[E301]: " in err
+    assert "Traceback" not in err + out
+
+
+@pytest.mark.parametrize("argv", [
+    ["validate", GOOD, "--format", "json"],
+    ["validate", "{bad}", "--format", "json"],
+    ["graph", GOOD, "--format", "json"],
+    ["simulate", GOOD, "--players", "2", "--games", "3", "--format", "json"],
+])
+def test_json_format_prints_exactly_one_object(argv, bad_pack, capsys):
+    argv = [a.replace("{bad}", bad_pack) for a in argv]
+    code, out, err = run(argv, capsys)
+    assert code in (0, 1)
+    document, end = json.JSONDecoder().raw_decode(out)
+    assert isinstance(document, dict)
+    assert out[end:].strip() == "", "more than one JSON document on stdout"
+    if argv[0] == "validate":
+        assert document["ok"] is (code == 0)
+        assert set(document) == {"ok", "diagnostics", "summary"}
+        assert err == ""
+
+
+def test_validate_in_a_fresh_process_exits_1_with_located_errors(bad_pack):
+    out = subprocess.run([sys.executable, "-m", "rulewright.runtime.cli", "validate", bad_pack],
+                         capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert out.returncode == 1
+    assert "procedures.yaml:15:18: error[E301]: unknown resource 'coim'" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("case", ["e002_latin1_file", "e104_alias_bomb", "e501_trigger_feeds_itself"])
+def test_validate_subprocess_on_corpus_cases(case, tmp_path):
+    root, expected = materialise(CORPUS / case, tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "rulewright.runtime.cli", "validate", str(root), "--format", "json"],
+        capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert out.returncode == 1 and out.stderr == ""
+    document = json.loads(out.stdout)
+    assert document["ok"] is False
+    found = {(os.path.relpath(d["path"], str(root)), d["line"], d["column"], d["code"])
+             for d in document["diagnostics"]}
+    assert (expected["path"], expected["line"], expected["column"], expected["code"]) in found
+
+
+def test_usage_error_in_a_fresh_process_has_no_traceback():
+    out = subprocess.run([sys.executable, "-m", "rulewright.runtime.cli", "simulate", GOOD,
+                          "--players", "2", "--games", "1", "--agents", "robot"],
+                         capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().splitlines() == [
+        "rulewright simulate: error: unknown agent 'robot' (known: random, greedy, mcts, "
+        "mcts:ITERATIONS, mcts:SECONDSs, human)"]
