@@ -269,4 +269,118 @@ def build_pack(root: str, manifest: Document,
     builder = PackBuilder(root, manifest)
     for kind, doc in documents:
         builder.add(kind, doc)
+    for kind, doc in documents:
+        builder.diags.extend(_ReferenceCheck(builder.pack, doc).run(kind))
     return builder.pack, builder.diags
+
+
+class _ReferenceCheck:
+    """Names written as data (not effect text) must name something of the right kind: die
+    faces name icons, a die's ``type`` a component type, ``zone``/``deck``/``refill_from`` a
+    zone, ``adjacent`` spaces, variant ``constants`` and ability ``modifiers`` constants, a
+    component property's type ``int``/``str``/an enum; values of declared properties have that
+    type. (Without this, a typo such as a face ``coim`` was silently accepted.)"""
+
+    def __init__(self, pack: Pack, doc: Document) -> None:
+        self.pack = pack
+        self.doc = doc
+        self.diags: list[Diagnostic] = []
+
+    def run(self, kind: str) -> list[Diagnostic]:
+        data = self.doc.data
+        if kind == "rules":
+            rules = data.get("rules", {})
+            for i, zone in enumerate(rules.get("zones", [])):
+                if zone.get("refill_from") is not None:
+                    self.name(("rules", "zones", i, "refill_from"), self.pack.zones, "zone")
+            for i, ctype in enumerate(rules.get("components", [])):
+                for prop, ptype in ctype.get("props", {}).items():
+                    if ptype not in ("int", "str") and ptype not in self.pack.enums:
+                        self.unknown(("rules", "components", i, "props", prop), ptype,
+                                     "property type", ["int", "str", *self.pack.enums])
+        elif kind == "dice":
+            for i, die in enumerate(data.get("dice", [])):
+                base = ("dice", i)
+                ctype = self.component(base, die.get("type", "die"), ("die", "face"))
+                for f, face in enumerate(die.get("faces", [])):
+                    for k, _icon in enumerate(face):
+                        self.name(base + ("faces", f, k), self.pack.icons, "icon")
+                if die.get("zone") is not None:
+                    self.name(base + ("zone",), self.pack.zones, "zone")
+                self.props(base + ("props",), die.get("props", {}), ctype)
+        elif kind == "cards":
+            for i, card in enumerate(data.get("cards", [])):
+                base = ("cards", i)
+                ctype = self.component(base, card.get("type", "card"), None)
+                self.name(base + ("deck",), self.pack.zones, "zone")
+                for side in (base, base + ("back",)):
+                    if not self.doc.has(side):
+                        continue
+                    entry = self.doc.value(side)
+                    self.props(side + ("props",), entry.get("props", {}), ctype)
+                    for a, ability in enumerate(entry.get("abilities", [])):
+                        for name in ability.get("modifiers", {}):
+                            self.key(side + ("abilities", a, "modifiers", name),
+                                     self.pack.constants, "constant")
+        elif kind == "spaces":
+            for i, space in enumerate(data.get("spaces", [])):
+                for j, _other in enumerate(space.get("adjacent", [])):
+                    self.name(("spaces", i, "adjacent", j), self.pack.spaces, "space")
+        elif kind == "variants":
+            for i, variant in enumerate(data.get("variants", [])):
+                for name in variant.get("constants", {}):
+                    self.key(("variants", i, "constants", name), self.pack.constants, "constant")
+        return self.diags
+
+    def unknown(self, path: Path, name: Any, what: str, known, at_key: bool = False) -> None:
+        from .diagnostics import did_you_mean
+        guess = did_you_mean(str(name), [str(k) for k in known])
+        loc = self.doc.key_loc(path) if at_key else self.doc.loc(path)
+        self.diags.append(diagnostic(
+            "E301", loc, f"unknown {what} '{name}'" + (f" (did you mean '{guess}'?)" if guess else ""),
+            "" if guess else f"define the {what} first, or use one that exists"))
+
+    def name(self, path: Path, table, what: str) -> None:
+        value = self.doc.value(path)
+        if value not in table:
+            self.unknown(path, value, what, table)
+
+    def key(self, path: Path, table, what: str) -> None:
+        if path[-1] not in table:
+            self.unknown(path, path[-1], what, table, at_key=True)
+
+    def component(self, path: Path, name: str, bases):
+        ctype = self.pack.component_types.get(name)
+        where = path + ("type",) if self.doc.has(path + ("type",)) else path + ("id",)
+        if ctype is None:
+            if self.doc.has(path + ("type",)):  # the default type need not be declared
+                self.unknown(where, name, "component type", self.pack.component_types)
+            return None
+        if bases is not None and ctype.base not in bases:
+            self.diags.append(diagnostic(
+                "E302", self.doc.loc(where), f"'{name}' is a {ctype.base} type, not a die type",
+                f"use a component type whose base is {' or '.join(bases)}"))
+            return None
+        return ctype
+
+    def props(self, path: Path, values: dict, ctype) -> None:
+        """Values of the properties the component type declares must have their type."""
+        if ctype is None:
+            return
+        for prop, value in values.items():
+            ptype = ctype.props.get(prop)
+            where = self.doc.loc(path + (prop,))
+            if ptype == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+                self.diags.append(diagnostic(
+                    "E202", where, f"property `{prop}` of a {ctype.id} must be a whole number"))
+            elif ptype == "str" and not isinstance(value, str):
+                self.diags.append(diagnostic(
+                    "E202", where, f"property `{prop}` of a {ctype.id} must be text"))
+            elif ptype in self.pack.enums and value not in self.pack.enums[ptype]:
+                from .diagnostics import did_you_mean
+                choices = self.pack.enums[ptype]
+                guess = did_you_mean(str(value), [str(c) for c in choices])
+                self.diags.append(diagnostic(
+                    "E204", where, f"property `{prop}` must be one of the {ptype} values, "
+                    f"not {value!r}",
+                    f"did you mean '{guess}'?" if guess else f"one of: {', '.join(map(str, choices))}"))
