@@ -28,6 +28,10 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _pack_dir(path: str) -> str:
     if not os.path.exists(path):
         raise UsageError(f"no such pack: {path}")
@@ -83,7 +87,8 @@ def cmd_validate(args) -> int:
             print(f"{pack.id}: {len(pack.cards)} cards, {len(pack.procedures)} procedures, "
                   f"{len(pack.dice)} dice; {entries['rulebook']} entries from the rulebook, "
                   f"{entries['illustrative']} illustrative; "
-                  f"{summary['errors']} errors, {summary['warnings']} warnings")
+                  f"{_plural(summary['errors'], 'error')}, "
+                  f"{_plural(summary['warnings'], 'warning')}")
     return EXIT_CONTENT if summary["errors"] else EXIT_OK
 
 
