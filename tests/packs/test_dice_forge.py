@@ -145,7 +145,7 @@ def test_setup_per_player_count(compiled, players, per_stack, per_pool, gold, ro
     stacks: dict[str, int] = {}
     for comp in zone(state, "islands"):
         stacks[state.data["c"][comp]["d"]] = stacks.get(state.data["c"][comp]["d"], 0) + 1
-    assert set(stacks.values()) == {per_stack} and len(stacks) == 13
+    assert set(stacks.values()) == {per_stack} and len(stacks) == 14
     pools: dict[str, int] = {}
     for comp in zone(state, "sanctuary"):
         pools[state.data["c"][comp]["d"]] = pools.get(state.data["c"][comp]["d"], 0) + 1
@@ -280,6 +280,19 @@ def test_reserve_maximum_and_glory_past_100(compiled):
     call(state, "receive_divine_blessing", seat=0)
     answer(state)
     assert v(state, 0)["glory"] == 103
+
+
+def test_a_chest_raises_the_reserve_maximums(compiled):
+    """"If you have reached the maximum on a particular reserve track, any additional resources
+    gained are lost" — the maximum of the owner's reserves, which the (illustrative) Treasure
+    Chest raises by 4 Gold, 3 Sun and 3 Moon."""
+    state = table(compiled)
+    give(state, "treasure_chest", "pile_permanent", 0)
+    fixed_dice(state, 0, light=["gold", "gold", "gold", "gold"], dark=["sun", "sun"])
+    v(state, 0).update(gold=11, sun=5)
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state)
+    assert (v(state, 0)["gold"], v(state, 0)["sun"]) == (15, 7)
 
 
 # ---------------------------------------------------------------------------- the offering
