@@ -160,3 +160,35 @@ def test_not_json_and_missing_logs_fail_cleanly(tmp_path, capsys):
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.json")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the long run
+
+
+def _longrun():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import longrun
+    return longrun
+
+
+def test_longrun_smoke_plays_every_pack_and_player_count_without_failures():
+    """CI's small long run: 5 games per pack, shared among its player counts."""
+    longrun = _longrun()
+    lines = []
+    report = longrun.run(longrun.pack_dirs(None), games=5, workers=1, check_every=25,
+                         seed_base=0, per_pack=True, echo=lines.append)
+    assert report["failures"] == 0, "\n".join(lines)
+    packs = {row["pack"] for row in report["rows"]}
+    assert packs == {p.parent.name for p in (ROOT / "content").glob("*/pack.yaml")}
+    assert all(row["games"] >= 1 and row["decisions"] > 0 for row in report["rows"])
+    assert lines[-1].startswith("total: ")
+
+
+@pytest.mark.skipif(not os.environ.get("RULEWRIGHT_LONGRUN"),
+                    reason="long run: set RULEWRIGHT_LONGRUN=N (games per pack) to run it")
+def test_longrun_many_games():
+    longrun = _longrun()
+    games = int(os.environ["RULEWRIGHT_LONGRUN"])
+    report = longrun.run(longrun.pack_dirs(None), games=games, workers=os.cpu_count() or 1,
+                         check_every=20, seed_base=0, per_pack=True)
+    assert report["failures"] == 0

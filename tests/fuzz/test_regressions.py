@@ -16,3 +16,21 @@ def test_yaml_error_at_end_of_stream_stays_inside_the_file(text):
     for d in diags:
         assert 1 <= d.line <= len(lines), d
         assert 1 <= d.column <= len(lines[d.line - 1]) + 1, d
+
+
+@pytest.mark.parametrize("main, words", [
+    ("if - none: nothing", "cannot negate"),              # was TypeError in runtime/exprs.py
+    ("if [] < 1: nothing", "cannot compare"),             # was TypeError in runtime/exprs.py
+    ('if "a" >= 2: nothing', "cannot compare"),
+    ("if 6.coin > 0: nothing", "belongs to a player"),    # was IndexError (seat 6 of 2)
+    ("if (0 - 1).coin > 0: nothing", "belongs to a player"),  # seat -1 read the last seat
+    ("set (0 - 1).coin to 3", "belongs to a player"),
+])
+def test_bad_values_at_run_time_are_engine_errors(tmp_path, main, words):
+    from packkit import compile_ok, write_pack
+    from rulewright.runtime.game import EngineError, Game
+
+    compiled = compile_ok(write_pack(tmp_path / "p", main))
+    with pytest.raises(EngineError) as info:
+        Game.from_compiled(compiled, 2).new_game(1)
+    assert words in str(info.value)
