@@ -28,6 +28,15 @@ NAMES = ["coin", "favor", "influence", "prestige", "passed", "priority", "slot",
          "count", "icons", "sum", "max", "min", "owner", "white", "red", "shrad", "zz_unknown",
          "magic", "artisanry", "upgrade_cost", "hand_size"]
 
+FUZZ_SCALE = float(os.environ.get("RULEWRIGHT_FUZZ_SCALE", "1"))
+"""Multiplies every fuzz test's example count (e.g. 20 for a long local fuzzing session)."""
+
+
+def examples(n: int) -> int:
+    """``n`` examples, scaled by ``$RULEWRIGHT_FUZZ_SCALE``."""
+    return max(1, int(n * FUZZ_SCALE))
+
+
 PER_EXAMPLE_SECONDS = 10.0
 """No single compiler call on fuzzed input may take longer than this (a hang is a bug)."""
 

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fuzz_support import ALTERA, REFERENCE, assert_located, time_bound
+from fuzz_support import examples, ALTERA, REFERENCE, assert_located, time_bound
 from rulewright.compiler.loader import load_content_file
 from rulewright.compiler.lower import lower_pack
 from rulewright.compiler.pipeline import check_pack_full
@@ -141,19 +141,19 @@ def _mutate_and_check(tmp_path, source, name, data, play):
     _check(root, need_error=bad, play=play)
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=examples(60))
 @given(data=st.data(), name=st.sampled_from(REF_FILES))
 def test_mutated_reference_pack_files_get_located_diagnostics(tmp_path, data, name):
     _mutate_and_check(tmp_path, REFERENCE, name, data, play=True)
 
 
-@settings(FUZZ, max_examples=8)
+@settings(FUZZ, max_examples=examples(8))
 @given(data=st.data(), name=st.sampled_from(ALTERA_FILES))
 def test_mutated_altera_files_get_located_diagnostics(tmp_path, data, name):
     _mutate_and_check(tmp_path, ALTERA, name, data, play=False)
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=examples(40))
 @given(data=st.data(), name=st.sampled_from(REF_FILES))
 def test_flipped_bytes_get_located_diagnostics(tmp_path, data, name):
     root = _copy_pack(REFERENCE, tmp_path)
@@ -174,7 +174,7 @@ def test_flipped_bytes_get_located_diagnostics(tmp_path, data, name):
     _check(root, need_error=False)
 
 
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=examples(60))
 @given(st.binary(max_size=400))
 def test_random_bytes_as_a_content_file_are_an_error(tmp_path, raw):
     path = tmp_path / "cards.yaml"
@@ -189,7 +189,7 @@ def test_random_bytes_as_a_content_file_are_an_error(tmp_path, raw):
         assert 1 <= d.column <= len(lines[d.line - 1]) + 1, (d, raw)
 
 
-@settings(FUZZ, max_examples=15)
+@settings(FUZZ, max_examples=examples(15))
 @given(st.binary(min_size=1, max_size=300))
 def test_random_bytes_in_a_pack_are_reported_at_that_file(tmp_path, raw):
     root = _copy_pack(REFERENCE, tmp_path)
@@ -198,7 +198,7 @@ def test_random_bytes_in_a_pack_are_reported_at_that_file(tmp_path, raw):
     assert any(d.path.endswith("spaces.yaml") and d.severity == "error" for d in diags)
 
 
-@settings(FUZZ, max_examples=25)
+@settings(FUZZ, max_examples=examples(25))
 @given(st.text(alphabet=st.sampled_from(list("ab:-[]{}&*!|>'\"#, \n\t?%@`0")), max_size=200))
 def test_yaml_punctuation_soup_is_an_error_not_a_traceback(tmp_path, text):
     path = tmp_path / "rules.yaml"
@@ -220,3 +220,30 @@ def test_every_single_line_deleted_is_handled(tmp_path, name):
         root = _copy_pack(REFERENCE, tmp_path)
         (root / name).write_text("\n".join(source[:i] + source[i + 1:]), encoding="utf-8")
         _check(root, need_error=False)
+
+
+def test_validate_cli_on_fuzzed_packs_exits_1_with_located_errors(tmp_path):
+    """A few fuzzed packs through the real entry point (a subprocess each)."""
+    import os
+    import subprocess
+    import sys
+
+    chooser = random.Random(8)
+    for trial in range(3):
+        root = tmp_path / f"p{trial}"
+        shutil.copytree(REFERENCE, root)
+        victim = root / chooser.choice(REF_FILES)
+        raw = bytearray(victim.read_bytes())
+        for _ in range(3):
+            raw[chooser.randrange(len(raw))] = chooser.choice(b"[{:&*\t\xff-")
+        victim.write_bytes(bytes(raw))
+        pack, _graph, diags = check_pack_full(str(root), str(root))
+        if not any(d.severity == "error" for d in diags):
+            continue  # a harmless flip: nothing to report
+        out = subprocess.run([sys.executable, "-m", "rulewright.runtime.cli", "validate", str(root)],
+                             capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ, RULEWRIGHT_CACHE="off"))
+        assert out.returncode == 1, out.stderr
+        assert "Traceback" not in out.stderr
+        first = next(d for d in diags if d.severity == "error")
+        assert f"{first.path}:{first.line}:{first.column}: error[{first.code}]" in out.stderr

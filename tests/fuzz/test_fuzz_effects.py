@@ -14,13 +14,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fuzz_support import REFERENCE, assert_located, effect_text, mutated_effect, time_bound
+from fuzz_support import examples, REFERENCE, assert_located, effect_text, mutated_effect, time_bound
 from rulewright.compiler import ir
 from rulewright.compiler.parser import START_RULES, EffectSyntaxError, parse
 from rulewright.compiler.pipeline import check_pack_full
 from rulewright.compiler.lower import lower_pack
 
-FUZZ = settings(max_examples=30, deadline=None, database=None,
+FUZZ = settings(max_examples=examples(30), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 
@@ -74,7 +74,7 @@ def test_random_text_never_escapes_as_another_exception(text):
         parse_or_error(text, start)
 
 
-@settings(max_examples=10, deadline=None, database=None)
+@settings(max_examples=examples(10), deadline=None, database=None)
 @given(st.sampled_from(["(", "[", "{", "not ", "- ", "if x: "]), st.integers(65, 3000))
 def test_deep_or_long_text_is_e402_not_a_recursion_error(opener, depth):
     text = "gain " + opener * depth + "1 coin"
