@@ -19,8 +19,9 @@ from typing import Any
 
 __all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH"]
 
-DEFAULT_ITERATIONS = 100
-DEFAULT_ROLLOUT_DEPTH = 200
+DEFAULT_ITERATIONS = 40
+DEFAULT_ROLLOUT_DEPTH = 10
+DEFAULT_EXPLORATION = 0.3
 
 
 class _Node:
@@ -58,7 +59,7 @@ class MCTSAgent:
         self,
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
-        exploration: float = 1.4,
+        exploration: float = DEFAULT_EXPLORATION,
         rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
     ):
         self.iterations = iterations
@@ -131,7 +132,9 @@ class MCTSAgent:
         )
 
     def _rollout(self, state: Any, rng: random.Random) -> list[float]:
-        """Random play to the end, or to the depth cap where the evaluation's leaders win."""
+        """Random play to the end, or to the depth cap where the pack's evaluation grades the
+        seats from 0 (last) to 1 (first): a graded signal, not winner-takes-all, because a short
+        rollout rarely decides a long game."""
         for _ in range(self.rollout_depth):
             if state.is_terminal():
                 return list(state.returns())
@@ -139,5 +142,7 @@ class MCTSAgent:
         if state.is_terminal():
             return list(state.returns())
         values = [state.evaluate(seat) for seat in range(len(state.returns()))]
-        best = max(values)
-        return [1.0 if v == best else 0.0 for v in values]
+        low, high = min(values), max(values)
+        if high == low:
+            return [0.5] * len(values)
+        return [(v - low) / (high - low) for v in values]
