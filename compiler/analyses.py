@@ -52,6 +52,15 @@ def trigger_cycles(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
     loops.add_edges_from(sorted((u, v) for u, v, data in graph.edges(data=True)
                                 if data["kind"] in LOOP_EDGES and not data["dynamic"]))
     loops.remove_nodes_from([n for n in sorted(loops.nodes) if loops.degree(n) == 0])
+    # Only a strongly connected part holding a repeatable triggered ability can loop forever:
+    # finding those is linear, and the cycle search then runs on them alone.
+    suspects: set[str] = set()
+    for part in nx.strongly_connected_components(loops):
+        if len(part) == 1 and not any(loops.has_edge(n, n) for n in part):
+            continue
+        if any(_is_trigger(graph, n) and not graph.nodes[n]["once_per_round"] for n in part):
+            suspects.update(part)
+    loops = loops.subgraph(sorted(suspects)).copy()
     found: set[tuple[str, ...]] = set()
     for cycle in islice(nx.simple_cycles(loops), MAX_CYCLES):
         abilities = [n for n in cycle if _is_trigger(graph, n)]
