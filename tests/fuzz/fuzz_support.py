@@ -184,7 +184,13 @@ def file_lines(path: str) -> list[str] | None:
         data = Path(path).read_bytes()
     except OSError:
         return None
-    return data.decode("utf-8", errors="replace").split("\n")
+    return split_lines(data.decode("utf-8", errors="replace"))
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as the compiler counts them: every YAML line break (CRLF, CR, NEL, LS, PS)."""
+    from rulewright.compiler.yaml_loader import normalise_newlines
+    return normalise_newlines(text).split("\n")
 
 
 def assert_located(diagnostics, root: str, display_root: str, *, need_error: bool) -> None:

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fuzz_support import examples, ALTERA, REFERENCE, assert_located, time_bound
+from fuzz_support import examples, split_lines, ALTERA, REFERENCE, assert_located, time_bound
 from rulewright.compiler.loader import load_content_file
 from rulewright.compiler.lower import lower_pack
 from rulewright.compiler.pipeline import check_pack_full
@@ -182,7 +182,7 @@ def test_random_bytes_as_a_content_file_are_an_error(tmp_path, raw):
     with time_bound(5.0, "loading random bytes"):
         _kind, _doc, diags = load_content_file(str(path), "cards.yaml")
     assert any(d.severity == "error" for d in diags), raw
-    lines = raw.decode("utf-8", errors="replace").split("\n")
+    lines = split_lines(raw.decode("utf-8", errors="replace"))
     for d in diags:
         assert d.path == "cards.yaml"
         assert 1 <= d.line <= len(lines), (d, raw)
@@ -206,7 +206,7 @@ def test_yaml_punctuation_soup_is_an_error_not_a_traceback(tmp_path, text):
     with time_bound(5.0, "loading YAML punctuation"):
         _kind, _doc, diags = load_content_file(str(path), "rules.yaml")
     assert any(d.severity == "error" for d in diags), text
-    lines = text.split("\n")
+    lines = split_lines(text)
     for d in diags:
         assert 1 <= d.line <= len(lines), (d, text)
         assert 1 <= d.column <= len(lines[d.line - 1]) + 1, (d, text)
