@@ -243,7 +243,7 @@ def simulate(
         pack=probe.pack_id,
         pack_hash=probe.pack_hash,
         players=players,
-        variant=variant,
+        variant=getattr(probe, "variant", variant),  # the one chosen for this player count
         seed=seed,
         agents=list(agents),
         games=[records[i] for i in sorted(records)],
