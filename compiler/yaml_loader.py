@@ -396,10 +396,10 @@ def decode_utf8(raw: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         return normalise_newlines(raw.decode("utf-8")), []
     except UnicodeDecodeError as error:
-        before = raw[:error.start]
-        line = before.count(b"\n") + 1
-        line_start = before.rfind(b"\n") + 1
-        column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
+        # Count lines as the YAML loader does (a lone CR, NEL, LS and PS break lines too).
+        before = normalise_newlines(raw[:error.start].decode("utf-8", errors="replace"))
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
         loc = Loc(path, line, column, line, column + 1)
         return None, [diagnostic("E002", loc, f"byte 0x{raw[error.start]:02x} is not valid UTF-8",
                                  "save the file with UTF-8 encoding")]
