@@ -1059,6 +1059,8 @@ def h_if(rt: Interpreter, node, frame):
 def h_repeat(rt: Interpreter, node, frame):
     env = frame[1]
     remaining = frame[2] if frame[2] is not None else node[1](rt, env)
+    if remaining is not None and not isinstance(remaining, int):
+        raise RuleError(f"cannot repeat something {remaining!r} times: the count must be a number")
     if remaining is None or remaining <= 0:
         return
     if remaining > 1:
