@@ -34,3 +34,25 @@ def test_bad_values_at_run_time_are_engine_errors(tmp_path, main, words):
     with pytest.raises(EngineError) as info:
         Game.from_compiled(compiled, 2).new_game(1)
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize("raw, line, column", [
+    (b"\r\x80", 2, 1),                 # a lone CR is a line break in YAML
+    (b"a: 1\r\nb: \xe9\n", 2, 4),
+    (b"a: \xc3\xa9\xc2\x85b: \xff", 2, 4),  # NEL (U+0085) breaks lines too
+    (b"\xef\xbb\xbfa: \xff", 1, 4),      # a byte-order mark is not a column
+])
+def test_invalid_utf8_is_located_as_the_yaml_loader_counts_lines(raw, line, column):
+    from rulewright.compiler.yaml_loader import load_yaml_bytes
+    _doc, diags = load_yaml_bytes(raw, "f.yaml")
+    assert [(d.code, d.line, d.column) for d in diags] == [("E002", line, column)]
+
+
+def test_a_count_that_is_not_a_number_is_an_engine_error(tmp_path):
+    """'nothing per players' repeated a list: TypeError in runtime/interpreter.py h_repeat."""
+    from packkit import compile_ok, write_pack
+    from rulewright.runtime.game import EngineError, Game
+
+    compiled = compile_ok(write_pack(tmp_path / "p", "gain 1 coin per players"))
+    with pytest.raises(EngineError, match="must be a number"):
+        Game.from_compiled(compiled, 2).new_game(1)
