@@ -473,6 +473,8 @@ class Interpreter:
 
     def faces(self, comp_id) -> list:
         """The faces of a die (its own list when forged)."""
+        if comp_id is not None and not isinstance(comp_id, str):
+            raise RuleError(f"{self.value_text(comp_id)} is not a die")
         comp = self.s["c"].get(comp_id)
         if comp is None:
             return []
