@@ -56,3 +56,13 @@ def test_a_count_that_is_not_a_number_is_an_engine_error(tmp_path):
     compiled = compile_ok(write_pack(tmp_path / "p", "gain 1 coin per players"))
     with pytest.raises(EngineError, match="must be a number"):
         Game.from_compiled(compiled, 2).new_game(1)
+
+
+def test_a_list_where_a_die_belongs_is_an_engine_error(tmp_path):
+    """'turn players to any face' looked a list up as a component: TypeError (unhashable)."""
+    from packkit import compile_ok, write_pack
+    from rulewright.runtime.game import EngineError, Game
+
+    compiled = compile_ok(write_pack(tmp_path / "p", "nothing; turn players to any face"))
+    with pytest.raises(EngineError, match="is not a die"):
+        Game.from_compiled(compiled, 2).new_game(1)
