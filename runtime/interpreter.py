@@ -927,22 +927,36 @@ def h_gain(rt: Interpreter, node, frame):
     env = frame[1]
     i = frame[2] or 0
     amounts = node[1]
-    if i + 1 < len(amounts):
-        rt.push(frame[0], env, i + 1)
-    count_fn, target_fn = amounts[i]
-    count = count_fn(rt, env)
-    who, name = rt.target(target_fn(rt, env), env)
-    if count is None or count <= 0:
-        return
-    if name in rt.r.tracks:
-        rt.push("@emit", {"you": who}, ["gain:" + name, who, count, name])
-        rt.push("@track", {"you": who}, [who, name, count])
-        return
-    before = rt.value(who, name)
-    rt.set_value(who, name, before + count)
-    gained = rt.value(who, name) - before
-    if gained > 0:
-        rt.fire("gain:" + name, who, {"amount": gained, "target": name, "player": who})
+    count = len(amounts)
+    agenda = rt.s["agenda"]
+    while i < count:
+        count_fn, target_fn = amounts[i]
+        i += 1
+        n = count_fn(rt, env)
+        who, name = rt.target(target_fn(rt, env), env)
+        if n.__class__ is not int:
+            if n is None:
+                continue
+            raise RuleError(f"the amount to gain must be a number, got {n!r}")
+        if n <= 0:
+            continue
+        if name in rt.r.tracks:
+            if i < count:
+                agenda.append([frame[0], env, i])
+            agenda.append(["@emit", {"you": who}, ["gain:" + name, who, n, name]])
+            agenda.append(["@track", {"you": who}, [who, name, n]])
+            return
+        before_value = rt.value(who, name)
+        rt.set_value(who, name, before_value + n)
+        gained = rt.value(who, name) - before_value
+        if gained > 0:
+            before = len(agenda)
+            rt.fire("gain:" + name, who, {"amount": gained, "target": name, "player": who})
+            if len(agenda) != before:
+                # the triggers answer this amount before the next one is gained
+                if i < count:
+                    agenda.insert(before, [frame[0], env, i])
+                return
 
 
 def h_pay(rt: Interpreter, node, frame):
