@@ -105,6 +105,8 @@ class HumanAgent:
 
     def choose(self, state: Any, rng: random.Random) -> int:
         """Ask the human at ``state.current_player()`` until they give a legal action number."""
+        from rich.markup import escape
+
         seat = state.current_player()
         self.show(state, seat)
         legal = state.legal_actions()
@@ -117,7 +119,7 @@ class HumanAgent:
             try:
                 action = int(text)
             except ValueError:
-                self.console.print(f"[red]'{text}' is not a number; choose one of the numbers listed.[/red]")
+                self.console.print(f"[red]'{escape(text)}' is not a number; choose one of the numbers listed.[/red]")
                 continue
             if action in legal:
                 return action
@@ -129,6 +131,7 @@ class HumanAgent:
         Lists of records (e.g. one per seat) become one table with a column per record, so
         the seats can be compared side by side; nested values are flattened to dotted rows.
         """
+        from rich.markup import escape
         from rich.table import Table
 
         view = state.view(seat)
@@ -142,7 +145,9 @@ class HumanAgent:
                 side_by_side.append((key, value))
             else:
                 for row, text in _flatten(value, str(key)):
-                    general.add_row(row, text)
+                    if text == "—" or (row.endswith(".count") and text == "0"):
+                        continue  # an empty zone says nothing worth a line
+                    general.add_row(escape(row), escape(text))
         self.console.print(general)
         for key, records in side_by_side:
             table = Table(title=str(key))
@@ -152,13 +157,13 @@ class HumanAgent:
                 table.add_column(str(index), justify="right")
             rows = list(dict.fromkeys(row for record in flat for row in record))
             for row in rows:
-                table.add_row(row, *(record.get(row, "") for record in flat))
+                table.add_row(escape(row), *(escape(record.get(row, "")) for record in flat))
             self.console.print(table)
         choices = Table(title="Your choices", show_header=True)
         choices.add_column("#", justify="right", style="bold")
         choices.add_column("action")
         for action in state.legal_actions():
-            choices.add_row(str(action), state.action_label(action))
+            choices.add_row(str(action), escape(state.action_label(action)))
         self.console.print(choices)
 
 

@@ -260,8 +260,10 @@ def run_play(args: argparse.Namespace) -> int:
     console.print(f"[bold]{game.pack_id}[/bold], {game.num_players} players, seed {seed}; you are seat {args.seat}.")
 
     def narrate(state: Any, seat: int, action: int) -> None:
+        # Another seat's choice may be secret (a kept objective, a slotted die): say only that
+        # it chose; what it did shows in the human's view when the rules make it public.
         if not isinstance(agents[seat], HumanAgent):
-            console.print(f"seat {seat} ({agents[seat].name}): {state.action_label(action)}")
+            console.print(f"seat {seat} ({agents[seat].name}) chose", highlight=False)
 
     try:
         played = play_logged_game(game, seed, agents, pack_source=args.pack, on_action=narrate)

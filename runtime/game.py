@@ -278,12 +278,20 @@ def _visibility(rules: Rules, name: str) -> str:
     return "public"
 
 
+def _seen(rt: Interpreter, comp_id: str) -> str:
+    """A component as a player sees it: a die by its kind and face, a card by its name."""
+    comp = rt.s["c"][comp_id]
+    if comp["k"] == "die":
+        return f"{comp['d']} [{', '.join(rt.icons(comp_id)) or 'blank'}]"
+    return rt.label(comp_id)
+
+
 def _zone_view(rt: Interpreter, zdef: dict, comps: list, mine: bool):
     visibility = zdef["visibility"]
     if visibility == "public":
-        return [rt.label(c) for c in comps]
+        return [_seen(rt, c) for c in comps]
     if visibility == "owner":
-        return [rt.label(c) for c in comps] if mine else {"count": len(comps)}
+        return [_seen(rt, c) for c in comps] if mine else {"count": len(comps)}
     if mine:  # hidden order: the owner knows what is inside, not in which order
         return {"count": len(comps), "contents": sorted(rt.definition(c) for c in comps)}
     return {"count": len(comps)}
