@@ -1,7 +1,7 @@
 """Render effect IR and whole cards back to plain English, so designers can read what they wrote.
 
 ``explain_effect(node)`` turns one parsed effect, expression, trigger or needs list into a
-sentence ("You may pay 2 Coin to gain 1 Prestige."); ``explain_card(pack, card_id)`` writes a
+sentence ("You may pay 2 Coin to gain 1 Point."); ``explain_card(pack, card_id)`` writes a
 card's rules text: properties, named effects, abilities, spaces and its back side.
 """
 
@@ -27,7 +27,7 @@ _CALL_TEXTS: contextvars.ContextVar[dict[str, tuple[list[str], str]]] = \
 
 
 def humanise(name: str) -> str:
-    """``merchant_rep`` -> "Merchant Rep"."""
+    """``trade_rep`` -> "Trade Rep"."""
     return " ".join(part.capitalize() for part in name.split("_") if part)
 
 

@@ -435,7 +435,7 @@ class _GraphBuilder:
         """Link gains and pays of a variable to every quantity the pack names as a value.
 
         A variable target holds a resource or track name that came from somewhere: a list
-        (``[artisan_rep, merchant_rep]``), an argument, a die face's icon. Every resource or
+        (``[craft_rep, trade_rep]``), an argument, a die face's icon. Every resource or
         track whose name appears so is a candidate; events are linked only where they exist
         (something else emits them or a trigger listens for them).
         """

@@ -140,7 +140,7 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class ListOf(Expr):
-    """A literal list: ``[artisan_rep, merchant_rep]``."""
+    """A literal list: ``[craft_rep, trade_rep]``."""
 
     items: tuple[Expr, ...]
 
@@ -217,7 +217,7 @@ class Lose(Stmt):
 
 @dataclass(frozen=True)
 class SetTo(Stmt):
-    """``set influence to 0``; ``set p.merchant_rep to 0``; ``set passed to 1``."""
+    """``set influence to 0``; ``set p.trade_rep to 0``; ``set passed to 1``."""
 
     target: Expr
     value: Expr
@@ -225,7 +225,7 @@ class SetTo(Stmt):
 
 @dataclass(frozen=True)
 class Reset(Stmt):
-    """``reset artisan_rep``: back to the track's or resource's start value."""
+    """``reset craft_rep``: back to the track's or resource's start value."""
 
     target: Expr
 
@@ -233,7 +233,7 @@ class Reset(Stmt):
 @dataclass(frozen=True)
 class May(Stmt):
     """``may X``: the player chooses to do X or not (only asked when X is feasible);
-    ``may "Trash it for 1 prestige": X`` gives the option a label."""
+    ``may "Trash it for 1 point": X`` gives the option a label."""
 
     body: Stmt
     label: str = ""
@@ -241,7 +241,7 @@ class May(Stmt):
 
 @dataclass(frozen=True)
 class Paid(Stmt):
-    """``pay 2 coin -> gain 1 prestige``: an optional paid reward, taken at most once."""
+    """``pay 2 coin -> gain 1 points``: an optional paid reward, taken at most once."""
 
     cost: Stmt
     reward: Stmt
@@ -394,7 +394,7 @@ class Replace(Stmt):
 @dataclass(frozen=True)
 class Forge(Stmt):
     """``forge f onto d``: face component ``f`` replaces one face of die ``d`` chosen by the
-    player (Dice Forge). Reserved for a later pack; grammar and handler exist."""
+    player (games whose dice are built face by face)."""
 
     face: Expr
     die: Expr
@@ -444,7 +444,7 @@ class Needs(Node):
 
 @dataclass(frozen=True)
 class Trigger(Node):
-    """A trigger pattern (grammar entry ``trigger``): ``gain merchant_rep`` or
+    """A trigger pattern (grammar entry ``trigger``): ``gain trade_rep`` or
     ``resolved where die.colour == blue``. ``event`` is ``gain``/``pay``/``lose`` (with
     ``target`` the resource or track) or a pack event name announced by ``emit``."""
 

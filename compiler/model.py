@@ -2,7 +2,7 @@
 
 ``compiler/build.py`` fills these from schema-valid YAML; effect strings are kept as
 :class:`EffectText` (source text plus location) and parsed into IR by ``compiler/parser.py``.
-Nothing here knows any game: a faction, an artifact and a guild card are all :class:`CardDef`
+Nothing here knows any game: a character, an item and a location card are all :class:`CardDef`
 distinguished only by the deck they start in and the properties the pack gives them.
 """
 

@@ -2,7 +2,7 @@
 
 A log is a JSON object::
 
-    {"format": 1, "pack": "altera", "pack_hash": "...", "pack_source": "content/altera",
+    {"format": 1, "pack": "mygame", "pack_hash": "...", "pack_source": "content/mygame",
      "variant": null, "players": 4, "seed": 7, "agents": ["random", "mcts", ...],
      "actions": [3, 0, 1, ...], "final_digest": "<sha256 of the final state>"}
 
