@@ -173,6 +173,12 @@ def _agent_names(text: str) -> list[str]:
 def run_simulate(args: argparse.Namespace) -> int:
     """``rulewright simulate``: play the games, print the table or JSON, write report/logs."""
     agents = _agent_names(args.agents)
+    if args.report:
+        try:  # say so before playing any game, not after all of them
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2) \
+                from None
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
     compiled = load_compiled(args.pack)
