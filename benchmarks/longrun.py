@@ -5,7 +5,7 @@
 
 For every ``content/*/pack.yaml`` (or the ``--pack`` names) and every player count the pack
 accepts (auto variants included, e.g. a 2-player variant of a 3-4 player game), plays
-``--games`` random games with the conformance suite's ``play_checked`` (legal actions sorted
+``--games`` random games with the conformance suite's ``play_and_replay`` (legal actions sorted
 and deterministic, clone and JSON round trip reproduce the state, views hide what they must,
 invariants hold, the game ends within its bound) and replays each game's actions to check that
 every digest is reproduced. Game ``i`` of a (pack, players) pair uses seed ``seed_base + i``,
@@ -79,19 +79,13 @@ def _compiled(pack: str) -> dict:
 def play_batch(pack: str, players: int, seeds: list[int], check_every: int) -> dict:
     """Play the games of ``seeds``; a failing game is recorded with its seed, never raised."""
     from rulewright.runtime.game import Game
-    from test_conformance import play_checked
+    from test_conformance import play_and_replay
 
     game = Game.from_compiled(_compiled(pack), players)
     out = {"games": 0, "decisions": 0, "failures": [], "max_decisions": 0}
     for seed in seeds:
         try:
-            actions, digests = play_checked(game, seed, check_every=check_every)
-            replay = game.new_game(seed)
-            replayed = [replay.digest()]
-            for action in actions:
-                replay.apply(action)
-                replayed.append(replay.digest())
-            assert replayed == digests, "replaying the actions gave a different game"
+            actions = play_and_replay(game, seed, check_every=check_every)
         except BaseException as exc:  # noqa: BLE001 - every failure is a finding
             if isinstance(exc, KeyboardInterrupt):
                 raise

@@ -17,11 +17,6 @@ from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
 
 FORMAT = 1
 
-# Names a statement or expression may use without declaring them: bound by the runtime
-# (``you``-relative), by events (trigger fields) or by ``run X.effect(name: value)``.
-IMPLICIT = {"it", "amount", "target", "player", "die", "card", "space"}
-
-
 class Lowering:
     """Turns IR into the node table. One instance per compile."""
 

@@ -9,6 +9,7 @@ Usage errors are one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import sys
@@ -38,24 +39,21 @@ class CommandError(Exception):
         self.code = code
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _whole_number(minimum: int, rule: str):
+    """An argparse type: a whole number of at least ``minimum`` (``rule`` says so in words)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{rule}, not {value}")
+        return value
+    return parse
 
 
-def _natural(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
-    return value
+_positive = _whole_number(1, "must be at least 1")
+_natural = _whole_number(0, "must not be negative")
 
 
 def add_run_commands(subparsers: Any) -> None:
@@ -173,12 +171,9 @@ def _agent_names(text: str) -> list[str]:
 def run_simulate(args: argparse.Namespace) -> int:
     """``rulewright simulate``: play the games, print the table or JSON, write report/logs."""
     agents = _agent_names(args.agents)
-    if args.report:
-        try:  # say so before playing any game, not after all of them
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2) \
-                from None
+    if args.report and importlib.util.find_spec("matplotlib") is None:
+        # say so before playing any game, not after all of them
+        raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2)
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
     compiled = load_compiled(args.pack)

@@ -14,7 +14,7 @@ import marshal
 from typing import Any
 
 from . import rng
-from .exprs import RuleError, items
+from .exprs import RuleError
 from .interpreter import Interpreter, Rules
 
 TERMINAL = -1
@@ -297,4 +297,4 @@ def _zone_view(rt: Interpreter, zdef: dict, comps: list, mine: bool):
     return {"count": len(comps)}
 
 
-__all__ = ["Game", "State", "IllegalActionError", "EngineError", "TERMINAL", "items"]
+__all__ = ["Game", "State", "IllegalActionError", "EngineError", "TERMINAL"]

@@ -42,8 +42,10 @@ class Rules:
         self.zones = compiled["zones"]
         self.dice = compiled["dice"]
         self.cards = compiled["cards"]
-        self.spaces = compiled["spaces"]
-        self.triggers = compiled["triggers"]
+        self.triggers: dict[str, dict[tuple[str, str], list[int]]] = {}
+        for event, subscribers in compiled["triggers"].items():
+            for card, face, index in subscribers:
+                self.triggers.setdefault(event, {}).setdefault((card, face), []).append(index)
         self.flow = compiled["flow"]
         self.score = compile_expr(self.flow["score"]) if self.flow["score"] else None
         self.tiebreak = [compile_expr(t) for t in self.flow["tiebreak"]]
@@ -64,6 +66,7 @@ class Rules:
         self.active_zones = sorted(z for z, d in self.zones.items()
                                    if d["active"] and d["scope"] == "player")
         self.modified = set()
+        self.card_modifiers: dict[tuple[str, str], dict[str, int]] = {}
         self.card_code: dict[tuple[str, str], dict] = {}
         for cid, card in self.cards.items():
             for face in ("front", "back"):
@@ -74,17 +77,24 @@ class Rules:
                     "abilities": [dict(a, where_fn=compile_expr(a["where"]) if a["where"] else None,
                                        cond_fn=compile_expr(a["condition"]) if a["condition"] else None)
                                   for a in side["abilities"]],
-                    "spaces": {s["id"]: dict(s, req_fn=compile_expr(s["requires"])
-                                             if s["requires"] else None) for s in side["spaces"]},
+                    "spaces": {s["id"]: _prepare_space(s) for s in side["spaces"]},
                     "needs": [(n[0], compile_expr(n[1]), n[2] if n[0] == "res" else compile_expr(n[2]))
                               for n in side["needs"]] if side.get("needs") else None,
                 }
                 self.card_code[(cid, face)] = prepared
+                totals: dict[str, int] = {}
                 for a in side["abilities"]:
-                    self.modified.update(a["modifiers"])
-        self.board_spaces = {sid: dict(s, req_fn=compile_expr(s["requires"]) if s["requires"] else None)
-                             for sid, s in self.spaces.items()}
+                    for name, delta in a["modifiers"].items():
+                        totals[name] = totals.get(name, 0) + delta
+                self.card_modifiers[(cid, face)] = totals
+                self.modified.update(totals)
+        self.board_spaces = {sid: _prepare_space(s) for sid, s in compiled["spaces"].items()}
         self.always_feasible = always_feasible(self.nodes, self.procedures)
+
+
+def _prepare_space(space: dict) -> dict:
+    """A space with its ``requires`` compiled (``req_fn``; None when anything may go there)."""
+    return dict(space, req_fn=compile_expr(space["requires"]) if space["requires"] else None)
 
 
 SIMPLE = frozenset({"nothing", "gain", "pay", "lose", "set", "reset", "move", "draw",
@@ -156,10 +166,8 @@ def prepare(node: list) -> tuple:
     if op in ("repeat", "while"):
         return (op, c(node[1]), node[2])
     if op == "foreach":
-        order = node[6] if len(node) > 6 else None
         return ("foreach", node[1], c(node[2]), c(node[3]) if node[3] else None, node[4],
-                len(node) > 5 and node[5] == "secret",
-                [(c(k), bool(desc)) for k, desc in order] if order else None)
+                len(node) > 5 and node[5] == "secret")
     if op == "chooseitem":
         return ("chooseitem", node[1], c(node[2]), c(node[3]) if node[3] else None, node[4], node[5])
     if op == "invoke":
@@ -435,8 +443,7 @@ class Interpreter:
         base = self.r.constants[name]
         if name in self.r.modified and isinstance(who, int):
             for comp_id, face in self.live_cards(who):
-                for ab in self.r.card_code[(self.s["c"][comp_id]["d"], face)]["abilities"]:
-                    base += ab["modifiers"].get(name, 0)
+                base += self.r.card_modifiers[(self.s["c"][comp_id]["d"], face)].get(name, 0)
         return base
 
     def zone_key(self, name: str, owner) -> str:
@@ -631,9 +638,8 @@ class Interpreter:
         matches = []
         for comp_id, face in self.live_cards(player):
             comp = self.s["c"][comp_id]
-            for card, f, index in subscribers:
-                if card != comp["d"] or f != face:
-                    continue
+            card = comp["d"]
+            for index in subscribers.get((card, face), ()):
                 ab = self.r.card_code[(card, face)]["abilities"][index]
                 if ab["once_per_round"] and comp.get("x"):
                     continue
@@ -1093,10 +1099,9 @@ def h_while(rt: Interpreter, node, frame):
 
 def h_foreach(rt: Interpreter, node, frame):
     env = frame[1]
-    var = node[1]
+    var, where = node[1], node[3]
     if frame[2] is None:
-        pending = []
-        where = node[3]
+        remaining = []
         inner = dict(env)
         for item in items(rt, node[2](rt, env)):
             if where is not None:
@@ -1104,10 +1109,7 @@ def h_foreach(rt: Interpreter, node, frame):
                 inner["you"] = item if item.__class__ is int else env.get("you")
                 if not where(rt, inner):
                     continue
-            pending.append(item)
-        if node[6]:
-            pending = _ordered(rt, env, var, pending, node[6])
-        remaining = pending
+            remaining.append(item)
     else:
         remaining = frame[2]
     if not remaining:
@@ -1117,24 +1119,9 @@ def h_foreach(rt: Interpreter, node, frame):
         rt.push(frame[0], env, remaining[1:])
     inner = dict(env)
     inner[var] = item
-    if isinstance(item, int) and not isinstance(item, bool):
+    if item.__class__ is int:  # iterating over players rebinds `you` (a bool is no seat)
         inner["you"] = item
     rt.push(node[4], inner)
-
-
-def _ordered(rt, env, var, values, keys):
-    def key(item):
-        inner = dict(env)
-        inner[var] = item
-        if isinstance(item, int) and not isinstance(item, bool):
-            inner["you"] = item
-        out = []
-        for fn, desc in keys:
-            v = fn(rt, inner)
-            v = 0 if v is None else v
-            out.append(-v if desc else v)
-        return out
-    return sorted(values, key=key)
 
 
 def h_chooseitem(rt: Interpreter, node, frame):
@@ -1458,9 +1445,3 @@ INTERNAL = {"@track": i_track, "@emit": i_emit, "@trigger": i_trigger}
 RESUME_INTERNAL = {"@trigger": ri_trigger}
 
 
-_LOWERED_OPS = {"seq", "nothing", "gain", "pay", "lose", "set", "reset", "may", "paid", "choose",
-                "anyorder", "if", "repeat", "while", "foreach", "chooseitem", "invoke", "draw",
-                "move", "shuffle", "roll", "turn", "cardstate", "replace", "forge", "place",
-                "clear", "run", "emit", "abilities", "record", "endgame"}
-if set(HANDLERS) != _LOWERED_OPS:  # every lowered op has exactly one handler
-    raise ImportError(f"handler table mismatch: {sorted(set(HANDLERS) ^ _LOWERED_OPS)}")

@@ -1,4 +1,5 @@
-"""Build small packs on disk for tests: a few lines of YAML per scenario, the rest defaulted."""
+"""The test kit: small packs built on disk (a few lines of YAML per scenario, the rest
+defaulted), and the helpers rulebook scenarios use to set a table and answer decisions."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import yaml
 
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game
+from rulewright.runtime.interpreter import Interpreter
 
 BASE_RULES = {
     "icons": ["coin", "favor", "magic"],
@@ -111,3 +113,65 @@ def pick(state, text: str) -> None:
 def value(state, seat: int, name: str):
     """A player's resource, track or var."""
     return state.data["p"][seat]["v"][name]
+
+
+# --------------------------------------------------------------------------- rulebook scenarios
+
+
+def zone(state, name: str, seat: int | None = None) -> list[str]:
+    """The components of a zone: a shared one, or ``seat``'s own."""
+    return state.data["z"][f"g:{name}" if seat is None else f"{seat}:{name}"]
+
+
+def move(state, comp: str, name: str, seat: int | None = None) -> None:
+    """Put a component in a zone the way the rules would (a die entering a rolling zone rolls)."""
+    Interpreter(state.game.rules, state.data).move_component(
+        comp, f"g:{name}" if seat is None else f"{seat}:{name}")
+
+
+def player_values(state, seat: int) -> dict:
+    """A seat's resources, tracks and vars (editable, to set up a scenario)."""
+    return state.data["p"][seat]["v"]
+
+
+def shared_values(state) -> dict:
+    """The shared (global) resources, tracks and vars."""
+    return state.data["g"]
+
+
+def run_procedure(state, procedure: str, seat: int = 0, **params) -> None:
+    """Run one procedure of the game's ruleset (its variant's, if any) for ``seat``, params
+    bound by name, up to its first decision."""
+    data = state.data
+    data["pending"], data["over"], data["result"] = None, False, None
+    node = state.game.rules.procedures[procedure]["effect"]
+    data["agenda"] = [[node, dict(params, you=seat), None]]
+    state._run()
+
+
+def answer(state, *choices: str, strict: bool = False) -> list[tuple[int, str, list[str]]]:
+    """Resolve pending decisions: each takes the option whose label contains the next of
+    ``choices`` when there is one, else the first option. Returns (seat, chosen label, all
+    labels) of every decision; ``strict`` fails when a wanted option was never offered."""
+    asked = []
+    wanted = list(choices)
+    while not state.is_terminal() and state.data["pending"] is not None:
+        options = labels(state)
+        chosen = 0
+        if wanted and any(wanted[0] in label for label in options):
+            chosen = next(i for i, label in enumerate(options) if wanted[0] in label)
+            wanted.pop(0)
+        asked.append((state.current_player(), options[chosen], options))
+        state.apply(chosen)
+    if strict:
+        assert not wanted, f"never offered: {wanted}"
+    return asked
+
+
+def without_timing(value):
+    """Simulation output without what depends on the wall clock (keys timing and duration)."""
+    if isinstance(value, dict):
+        return {k: without_timing(v) for k, v in value.items() if k not in ("timing", "duration")}
+    if isinstance(value, list):
+        return [without_timing(v) for v in value]
+    return value

@@ -138,19 +138,26 @@ def play_checked(game: Game, seed: int, check_every: int = 1):
     return actions, digests
 
 
+def play_and_replay(game: Game, seed: int, check_every: int = 1) -> list[int]:
+    """A checked random game (see play_checked), then its actions replayed from the seed: every
+    digest must come back. Returns the actions."""
+    actions, digests = play_checked(game, seed, check_every)
+    replay = game.new_game(seed)
+    replayed = [replay.digest()]
+    for action in actions:
+        replay.apply(action)
+        replayed.append(replay.digest())
+    assert replayed == digests, "replaying the actions gave a different game"
+    return actions
+
+
 @pytest.mark.parametrize("pack", CASES)
 def test_random_games_conform(pack):
     compiled = _compiled(pack)
     for players in _player_counts(compiled):
         game = Game.from_compiled(compiled, players)
         for seed in range(GAMES_PER_COUNT):
-            actions, digests = play_checked(game, seed, check_every=7)
-            replay = game.new_game(seed)
-            replayed = [replay.digest()]
-            for action in actions:
-                replay.apply(action)
-                replayed.append(replay.digest())
-            assert replayed == digests, "replaying the actions gave a different game"
+            play_and_replay(game, seed, check_every=7)
 
 
 @pytest.mark.parametrize("pack", CASES)

@@ -21,17 +21,11 @@ from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.cli import main
 from rulewright.runtime.game import Game, State
 
+from packkit import without_timing
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "fixtures" / "reference_pack"
 PACKS = [REFERENCE] + sorted(p.parent for p in (ROOT / "content").glob("*/pack.yaml"))
-
-
-def without_timing(value):
-    if isinstance(value, dict):
-        return {k: without_timing(v) for k, v in value.items() if k not in ("timing", "duration")}
-    if isinstance(value, list):
-        return [without_timing(v) for v in value]
-    return value
 
 
 def simulate_in_subprocess(tmp_path: Path, name: str, pack: Path, hash_seed: str, workers: int,

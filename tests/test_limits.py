@@ -14,7 +14,7 @@ import time
 import pytest
 
 from packkit import compile_ok, write_pack
-from rulewright.compiler.loader import load_content_file, load_pack
+from rulewright.compiler.loader import load_content_file
 from rulewright.compiler.parser import MAX_DEPTH, MAX_LENGTH
 from rulewright.compiler.pipeline import check_pack_full
 from rulewright.compiler.yaml_loader import Limits

@@ -29,3 +29,26 @@ def test_doc_example_parses_and_resolves(rule, text):
     others = [parse(t, r) for r, t in BLOCKS]  # events emitted by other examples are known
     et = EffectText(text, Loc("docs/effect-language.md", 1, 1, 1, 1))
     assert check_text(pack, et, rule, LOCALS, others) == []
+
+
+def test_every_statement_the_doc_shows_lowers_to_a_node_the_interpreter_runs():
+    """Each IR statement has one lowering and one runtime handler: lower every example of the
+    reference and prepare its nodes the way a game does."""
+    from rulewright.compiler import ir
+    from rulewright.compiler.lower import Lowering
+    from rulewright.runtime.interpreter import HANDLERS, RESUME, prepare
+
+    pack, _ = load_pack(str(ROOT / "tests" / "fixtures" / "reference_pack"))
+    lowering = Lowering(pack)
+    seen = set()
+    for rule, text in BLOCKS:
+        if rule == "effect":
+            tree = parse(text, rule)
+            seen.update(type(n) for n in tree.walk() if isinstance(n, ir.Stmt))
+            lowering.stmt(tree, LOCALS)
+    ops = {node[0] for node in lowering.nodes}
+    assert ops <= set(HANDLERS), sorted(ops - set(HANDLERS))
+    assert set(RESUME) <= set(HANDLERS)
+    for node in lowering.nodes:
+        prepare(node)
+    assert seen == set(ir.STATEMENTS), sorted(c.__name__ for c in set(ir.STATEMENTS) - seen)

@@ -9,95 +9,27 @@ Faction cards are boxed unless a test is about one, so no ability fires by accid
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game
 from rulewright.runtime.interpreter import Interpreter
 
-PACK = Path(__file__).resolve().parents[2] / "content" / "altera"
+from altera_kit import PACK, answer, show, table, take
+from packkit import compile_ok, move, player_values, run_procedure, zone
+
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    ruleset, diagnostics = compile_pack(str(PACK), use_cache=False)
-    errors = [str(d) for d in diagnostics if d.severity == "error"]
-    assert ruleset is not None and not errors, errors
-    return ruleset
+    return compile_ok(PACK)
 
 
 # ---------------------------------------------------------------------------- table helpers
 
 
-def table(compiled, players: int = 4, seed: int = 1, keep_factions: bool = False):
-    """A game after setup, stopped at the first Deployment decision."""
-    state = Game(compiled, players).new_game(seed)
-    while state.action_label(0) != "pass_deployment()":
-        state.apply(0)
-    if not keep_factions:
-        for seat in range(players):
-            for card in list(zone(state, "faction", seat)):
-                move(state, card, "box")
-    return state
-
-
-def zone(state, name: str, seat: int | None = None) -> list[str]:
-    key = f"g:{name}" if seat is None else f"{seat}:{name}"
-    return state.data["z"][key]
-
-
-def move(state, comp: str, name: str, seat: int | None = None) -> None:
-    Interpreter(state.game.rules, state.data).move_component(
-        comp, f"g:{name}" if seat is None else f"{seat}:{name}")
-
-
-def v(state, seat: int) -> dict:
-    return state.data["p"][seat]["v"]
-
-
-def call(state, procedure: str, seat: int = 0, **params) -> None:
-    """Run one pack procedure for `seat` (params bound by name) up to its first decision."""
-    data = state.data
-    data["pending"], data["over"], data["result"] = None, False, None
-    node = state.game.compiled["procedures"][procedure]["effect"]
-    data["agenda"] = [[node, dict(params, you=seat), None]]
-    state._run()
-
-
-def answer(state, *choices: str) -> list[tuple[int, str]]:
-    """Resolve pending decisions: each in turn takes the option whose label contains the next
-    of `choices`, then the first option; returns (seat, label) of every decision."""
-    asked = []
-    wanted = list(choices)
-    while not state.is_terminal() and state.data["pending"] is not None:
-        labels = [state.action_label(a) for a in state.legal_actions()]
-        pick = 0
-        if wanted and any(wanted[0] in label for label in labels):
-            pick = next(i for i, label in enumerate(labels) if wanted[0] in label)
-            wanted.pop(0)
-        asked.append((state.current_player(), labels[pick]))
-        state.apply(pick)
-    return asked
-
-
-def show(state, card_def: str, card_zone: str) -> str:
-    """Make `card_def` the face-up card of a Guild (the old one goes to the box)."""
-    for card in list(zone(state, card_zone)):
-        move(state, card, "box")
-    comp = next(c for c, d in state.data["c"].items() if d["d"] == card_def)
-    move(state, comp, card_zone)
-    return comp
-
-
-def take(state, die_def: str, dest: str, seat: int, face: int | None = None) -> str:
-    """Move a die of kind `die_def` from the supply to a player's zone (optionally on a face)."""
-    comp = next(c for c in zone(state, "supply") if state.data["c"][c]["d"] == die_def)
-    move(state, comp, dest, seat)
-    if face is not None:
-        state.data["c"][comp]["f"] = face
-    return comp
+v = player_values
+call = run_procedure
 
 
 def card(state, card_def: str, dest: str, seat: int | None = None) -> str:

@@ -12,108 +12,37 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 
-from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime import rng
 from rulewright.runtime.game import Game
 from rulewright.runtime.interpreter import Interpreter
+
+from altera_kit import PACK, answer, show, table, take
+from packkit import compile_ok, labels, move, player_values, run_procedure, shared_values, zone
 from test_conformance import play_checked
 
-PACK = Path(__file__).resolve().parents[2] / "content" / "altera"
 RIVAL_TRACKS = [f"rival{r}_{t}_rep" for r in (1, 2) for t in ("artisan", "merchant", "alchemist", "council")]
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    ruleset, diagnostics = compile_pack(str(PACK), use_cache=False)
-    errors = [str(d) for d in diagnostics if d.severity == "error"]
-    assert ruleset is not None and not errors, errors
-    return ruleset
+    return compile_ok(PACK)
 
 
 # ---------------------------------------------------------------------------- table helpers
 
-
-def table(compiled, players: int, variant: str | None = None, seed: int = 1):
-    """A game after setup, stopped at the first Deployment decision; Faction cards boxed."""
-    state = Game.from_compiled(compiled, players, variant).new_game(seed)
-    while state.action_label(0) != "pass_deployment()":
-        state.apply(0)
-    for seat in range(players):
-        for comp in list(zone(state, "faction", seat)):
-            move(state, comp, "box")
-    return state
-
-
-def zone(state, name: str, seat: int | None = None) -> list[str]:
-    return state.data["z"][f"g:{name}" if seat is None else f"{seat}:{name}"]
-
-
-def move(state, comp: str, name: str, seat: int | None = None) -> None:
-    Interpreter(state.game.rules, state.data).move_component(
-        comp, f"g:{name}" if seat is None else f"{seat}:{name}")
-
-
-def v(state, seat: int) -> dict:
-    return state.data["p"][seat]["v"]
-
-
-def g(state) -> dict:
-    return state.data["g"]
-
-
-def call(state, procedure: str, seat: int = 0, **params) -> None:
-    """Run one procedure of the game's ruleset for `seat` (params bound by name)."""
-    data = state.data
-    data["pending"], data["over"], data["result"] = None, False, None
-    node = state.game.rules.procedures[procedure]["effect"]
-    data["agenda"] = [[node, dict(params, you=seat), None]]
-    state._run()
-
-
-def answer(state, *choices: str) -> list[tuple[int, str]]:
-    """Resolve pending decisions (see the module docstring); returns (seat, label) of each."""
-    asked, wanted = [], list(choices)
-    while not state.is_terminal() and state.data["pending"] is not None:
-        labels = [state.action_label(a) for a in state.legal_actions()]
-        pick = 0
-        if wanted and any(wanted[0] in label for label in labels):
-            pick = next(i for i, label in enumerate(labels) if wanted[0] in label)
-            wanted.pop(0)
-        asked.append((state.current_player(), labels[pick]))
-        state.apply(pick)
-    return asked
-
-
-def labels(state) -> list[str]:
-    return [state.action_label(a) for a in state.legal_actions()]
-
-
-def show(state, card_def: str, card_zone: str) -> str:
-    """Make `card_def` the face-up card of a Guild (the old one goes to the box)."""
-    for comp in list(zone(state, card_zone)):
-        move(state, comp, "box")
-    comp = next(c for c, d in state.data["c"].items() if d["d"] == card_def)
-    move(state, comp, card_zone)
-    return comp
+v = player_values
+g = shared_values
+call = run_procedure
 
 
 def space(state, card_zone: str, slot: int) -> str:
     """The reference of action space `slot` (1 top, 3 bottom) of a Guild's face-up card."""
     comp = zone(state, card_zone)[0]
     return f"{comp}/{state.data['c'][comp]['d']}_{slot}"
-
-
-def take(state, die_def: str, dest: str, seat: int | None = None, face: int | None = None) -> str:
-    comp = next(c for c in zone(state, "supply") if state.data["c"][c]["d"] == die_def)
-    move(state, comp, dest, seat)
-    if face is not None:
-        state.data["c"][comp]["f"] = face
-    return comp
 
 
 def rival_bag(state, *die_defs: str) -> list[str]:

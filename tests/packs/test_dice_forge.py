@@ -13,19 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game, State
 from rulewright.runtime.interpreter import Interpreter
+
+from packkit import answer as kit_answer
+from packkit import (compile_ok, labels, move, pick, player_values, run_procedure,
+                     shared_values, zone)
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "dice_forge"
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    ruleset, diagnostics = compile_pack(str(PACK), use_cache=False)
-    errors = [str(d) for d in diagnostics if d.severity == "error"]
-    assert ruleset is not None and not errors, errors
-    return ruleset
+    return compile_ok(PACK)
 
 
 # ---------------------------------------------------------------------------- table helpers
@@ -36,21 +36,9 @@ def table(compiled, players: int = 2, seed: int = 1):
     return Game.from_compiled(compiled, players).new_game(seed)
 
 
-def zone(state, name: str, seat: int | None = None) -> list[str]:
-    return state.data["z"][f"g:{name}" if seat is None else f"{seat}:{name}"]
-
-
-def move(state, comp: str, name: str, seat: int | None = None) -> None:
-    Interpreter(state.game.rules, state.data).move_component(
-        comp, f"g:{name}" if seat is None else f"{seat}:{name}")
-
-
-def v(state, seat: int) -> dict:
-    return state.data["p"][seat]["v"]
-
-
-def g(state) -> dict:
-    return state.data["g"]
+v = player_values
+g = shared_values
+choose = pick
 
 
 def die(state, seat: int, side: str, face: list[str] | None = None) -> str:
@@ -78,41 +66,15 @@ def give(state, card_def: str, pile: str, seat: int) -> str:
 
 
 def call(state, procedure: str, seat: int = 0, **params) -> None:
-    """Run one pack procedure for `seat` (params bound by name) up to its first decision."""
-    data = state.data
-    data["pending"], data["over"], data["result"] = None, False, None
+    """Run one pack procedure for `seat`, made the active player, up to its first decision."""
     g(state)["active"] = seat
-    node = state.game.compiled["procedures"][procedure]["effect"]
-    data["agenda"] = [[node, dict(params, you=seat), None]]
-    state._run()
-
-
-def labels(state) -> list[str]:
-    return [state.action_label(a) for a in state.legal_actions()]
-
-
-def choose(state, text: str) -> None:
-    """Apply the one option whose label contains `text`."""
-    matches = [a for a in state.legal_actions() if text in state.action_label(a)]
-    assert len(matches) == 1, f"{text!r} matches {len(matches)} of {labels(state)}"
-    state.apply(matches[0])
+    run_procedure(state, procedure, seat, **params)
 
 
 def answer(state, *choices: str) -> list[tuple[int, str, list[str]]]:
-    """Resolve pending decisions: each takes the option containing the next of `choices`
-    when there is one, else the first option. Returns (seat, chosen label, all labels)."""
-    asked = []
-    wanted = list(choices)
-    while not state.is_terminal() and state.data["pending"] is not None:
-        options = labels(state)
-        pick = 0
-        if wanted and any(wanted[0] in label for label in options):
-            pick = next(i for i, label in enumerate(options) if wanted[0] in label)
-            wanted.pop(0)
-        asked.append((state.current_player(), options[pick], options))
-        state.apply(pick)
-    assert not wanted, f"never offered: {wanted}"
-    return asked
+    """Resolve pending decisions by label (see packkit.answer); every wanted option must be
+    offered. Returns (seat, chosen label, all labels)."""
+    return kit_answer(state, *choices, strict=True)
 
 
 def fixed_dice(state, seat: int, light=("gold",), dark=("gold",)) -> None:

@@ -8,18 +8,10 @@ import pytest
 from rulewright.runtime.commands_run import add_run_commands
 from rulewright.runtime.logs import load_log, replay
 from rulewright.runtime.simulate import derive_seed, seat_agents, simulate
+from packkit import without_timing
 from toy_game import BrokenFactory, CrashOnceFactory, ToyGame, toy_compiled
 
 TOY = ToyGame.from_compiled
-
-
-def without_timing(value):
-    """Drop everything wall-clock dependent (keys named timing or duration)."""
-    if isinstance(value, dict):
-        return {k: without_timing(v) for k, v in value.items() if k not in ("timing", "duration")}
-    if isinstance(value, list):
-        return [without_timing(v) for v in value]
-    return value
 
 
 def run(**options):

@@ -21,7 +21,9 @@ import hashlib
 import json
 import os
 
-MASK64 = (1 << 64) - 1
+from rulewright.runtime import rng
+
+MASK64 = rng.MASK
 HAND_SIZE = 3
 CARD_VALUES = range(1, 7)
 COPIES_PER_VALUE = 4
@@ -29,15 +31,6 @@ COPIES_PER_VALUE = 4
 
 class IllegalActionError(ValueError):
     """Raised by :meth:`ToyState.apply` for an action that is not legal (state unchanged)."""
-
-
-def _splitmix64(x: int) -> tuple[int, int]:
-    """One splitmix64 step: returns (new generator state, 64-bit output)."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x, z ^ (z >> 31)
 
 
 def toy_compiled(target: int = 20) -> dict:
@@ -107,7 +100,7 @@ class ToyState:
 
     # chance ---------------------------------------------------------------------------------
     def _roll(self, sides: int) -> int:
-        self.data["rng"], out = _splitmix64(self.data["rng"])
+        self.data["rng"], out = rng.next64(self.data["rng"])
         return out % sides + 1
 
     def _shuffle(self, items: list) -> None:
