@@ -6,6 +6,8 @@ other strings are names or ids), ``None``, and lists. A player is an int (the se
 
 from __future__ import annotations
 
+import operator
+import re
 from typing import Any, Callable
 
 Fn = Callable[[Any, dict], Any]
@@ -26,21 +28,7 @@ def items(rt, value) -> list:
     return [value]
 
 
-def _lit(v):
-    return lambda rt, env: v
-
-
-def _env(name):
-    def get(rt, env):
-        try:
-            return env[name]
-        except KeyError:
-            raise RuleError(f"'{name}' has no value here") from None
-    return get
-
-
 def _compare(op):
-    import operator
     table = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
              ">": operator.gt, ">=": operator.ge}
     f = table[op]
@@ -82,100 +70,257 @@ def _arith(op):
 
 
 def compile_expr(e) -> Fn:
-    """Compile one lowered expression (nested lists) to a closure."""
-    if e is None:
-        return _lit(None)
+    """Compile one lowered expression (nested lists) to a function ``fn(rt, env)``.
+
+    The expression becomes the source of one Python function (see :func:`expr_source`), so a
+    filter such as ``def(c) == K and c.cost >= 2`` costs one call per evaluation, not one
+    closure call per operator. Identical expressions share one function (a module cache: the
+    functions depend on the expression only, never on a ruleset).
+    """
+    key = repr(e)
+    fn = _CACHE.get(key)
+    if fn is None:
+        source, constants = expr_source(e)
+        namespace = dict(_HELPERS)
+        namespace.update(constants)
+        # numbered so that a profile tells the expressions apart: see ``compiled_source``
+        exec(compile(source, f"<rule expression {len(_CACHE)}>", "exec"), namespace)
+        fn = namespace["expr"]
+        fn.source = source
+        _CACHE[key] = fn
+        _SOURCES.append(source)
+    return fn
+
+
+_CACHE: dict[str, Fn] = {}
+_SOURCES: list[str] = []
+
+
+def compiled_source(number: int) -> str:
+    """The generated source of ``<rule expression NUMBER>`` (as named in tracebacks and
+    profiles)."""
+    return _SOURCES[number]
+
+
+def expr_source(e) -> tuple[str, dict]:
+    """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
+    (non-scalar literals) it refers to by name."""
+    gen = _Gen()
+    body = gen.expr(e, "env", {})
+    return f"def expr(rt, env):\n    return {body}\n", gen.constants
+
+
+class _Gen:
+    """Lowered expression -> Python expression text over ``rt`` and ``env``.
+
+    Inside a comprehension, the variable is a Python local (``_x1``): reading it needs no dict.
+    Other names are read from ``env`` itself (the loop's env is a copy of it). Anything that
+    needs the env as a dict (a pack function, a built-in) gets the comprehension's own copy with
+    the variable bound (``_e2``), made once per loop as the closures did, and only when used.
+    """
+
+    def __init__(self):
+        self.constants: dict[str, Any] = {}
+        self.counter = 0
+        self.loops: list[dict] = []  # the comprehensions being generated, innermost last
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"_{stem}{self.counter}"
+
+    def const(self, value) -> str:
+        if value is None or value.__class__ in (int, bool, str, float):
+            return repr(value)
+        name = self.fresh("k")
+        self.constants[name] = value  # the same object every time, as a literal always was
+        return name
+
+    def expr(self, e, env: str, scope: dict) -> str:
+        """``env`` names the dict handed to helpers; ``scope`` maps comprehension variables
+        to their locals."""
+        def x(sub):
+            return self.expr(sub, env, scope)
+        if e is None:
+            return "None"
+        op = e[0]
+        if self.loops and _memoisable(e) and _invariant(e, self.loops[-1]["var"]):
+            return self.memo(e)
+        if op == "lit":
+            return self.const(e[1])
+        if op == "env":
+            name = e[1]
+            if name in scope:
+                return scope[name]
+            return f"(env[{name!r}] if {name!r} in env else _unbound({name!r}))"
+        if op == "players":
+            return "list(range(rt.n))"
+        if op == "pv":
+            return f"rt.value({x(e[1])}, {e[2]!r})"
+        if op == "pvref":
+            return f"[{x(e[1])}, {e[2]!r}]"
+        if op == "zone":
+            owner = x(e[2]) if e[2] is not None else self.you(scope)
+            return f"rt.zone_key({e[1]!r}, {owner})"
+        if op == "const":
+            return f"rt.constant({e[1]!r}, {self.you(scope)})"
+        if op == "attr":
+            return f"rt.attr({x(e[1])}, {e[2]!r})"
+        if op == "attrvar":
+            return f"rt.attr({x(e[1])}, {x(e[2])})"
+        if op == "fn":
+            args = ", ".join(x(a) for a in e[2])
+            return f"rt.call_function({e[1]!r}, [{args}], {env})"
+        if op == "un":
+            if e[1] == "not":
+                return f"(not {x(e[2])})"
+            return f"_negative({x(e[2])})"
+        if op == "bin":
+            opname, left, right = e[1], x(e[2]), x(e[3])
+            if opname == "and":
+                return f"(True if {left} and {right} else False)"
+            if opname == "or":
+                return f"(True if {left} or {right} else False)"
+            if opname == "in":
+                return f"({left} in _items(rt, {right}))"
+            if opname in ("==", "!="):
+                return f"({left} {opname} {right})"
+            if opname in _COMPARE:
+                return f"{_COMPARE[opname]}({left}, {right})"
+            if opname in _ARITH:
+                return f"{_ARITH[opname]}({left}, {right})"
+            return f"_unknown_operator({opname!r})"
+        if op == "call":
+            name, args = e[1], e[2]
+            if name not in BUILTINS:
+                raise RuleError(f"unknown built-in function '{name}'")
+            if name == "def" and len(args) == 1:
+                return f"_definition(rt, {x(args[0])})"
+            if name in ("count", "size") and len(args) == 1:
+                return f"len(_items(rt, {x(args[0])}))"
+            parts = ", ".join(x(a) for a in args)
+            return f"_builtins[{name!r}](rt, {env}, [{parts}])"
+        if op == "list":
+            return "[" + ", ".join(x(i) for i in e[1]) + "]"
+        if op == "comp":
+            return self.comprehension(e, env, scope)
+        raise RuleError(f"unknown expression form {op!r}")
+
+    @staticmethod
+    def you(scope: dict) -> str:
+        """``env.get('you')`` (a comprehension over ``you`` binds it to its item)."""
+        return scope.get("you", "env.get('you')")
+
+    def memo(self, e) -> str:
+        """A part of a comprehension's filter or value that does not depend on its variable
+        (``def(a)`` in ``count(x in Z where def(x) == def(a))``): computed when first needed,
+        then reused for the other items. Expressions have no side effects, so only the count
+        of evaluations changes; an error still happens at the first item that needs it."""
+        loop = self.loops[-1]
+        box = self.fresh("m")
+        self.loops.pop()  # generated as outside the loop: with the env and scope around it
+        text = self.expr(e, loop["env"], loop["scope"])
+        self.loops.append(loop)
+        loop["memos"].append(box)
+        return f"({box}[0] if {box} else _remember({box}, {text}))"
+
+    def comprehension(self, e, env: str, scope: dict) -> str:
+        """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension."""
+        var = e[1]
+        source = self.expr(e[2], env, scope)
+        item, inner = self.fresh("x"), self.fresh("e")
+        inner_scope = dict(scope)
+        inner_scope[var] = item
+        loop = {"var": var, "env": env, "scope": scope, "memos": []}
+        self.loops.append(loop)
+        where = self.expr(e[3], inner, inner_scope) if e[3] is not None else None
+        value = self.expr(e[4], inner, inner_scope) if e[4] is not None else item
+        self.loops.pop()
+        loops = f"for {item} in _items(rt, {source})"
+        if loop["memos"]:
+            loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
+        if re.search(rf"\b{inner}\b", f"{where} {value}"):
+            loops = (f"for {inner} in (dict({env}),) {loops} "
+                     f"for _ in (_bind({inner}, {var!r}, {item}),)")
+        condition = f" if {where}" if where is not None else ""
+        return f"[{value} {loops}{condition}]"
+
+
+def _memoisable(e) -> bool:
+    """Forms worth remembering inside a loop whose value is never a fresh list (a remembered
+    fresh list would be one object shared by every item)."""
     op = e[0]
-    if op == "lit":
-        return _lit(e[1])
-    if op == "env":
-        return _env(e[1])
-    if op == "players":
-        return lambda rt, env: list(range(rt.n))
-    if op == "pv":
-        who, name = compile_expr(e[1]), e[2]
-        return lambda rt, env: rt.value(who(rt, env), name)
-    if op == "pvref":
-        who, name = compile_expr(e[1]), e[2]
-        return lambda rt, env: [who(rt, env), name]
-    if op == "zone":
-        name = e[1]
-        owner = compile_expr(e[2]) if e[2] is not None else None
-        return lambda rt, env: rt.zone_key(name, owner(rt, env) if owner else env.get("you"))
-    if op == "const":
-        name = e[1]
-        return lambda rt, env: rt.constant(name, env.get("you"))
-    if op == "attr":
-        subject, name = compile_expr(e[1]), e[2]
-        return lambda rt, env: rt.attr(subject(rt, env), name)
-    if op == "attrvar":
-        subject, name = compile_expr(e[1]), compile_expr(e[2])
-        return lambda rt, env: rt.attr(subject(rt, env), name(rt, env))
-    if op == "fn":
-        fname = e[1]
-        args = [compile_expr(a) for a in e[2]]
-        return lambda rt, env: rt.call_function(fname, [a(rt, env) for a in args], env)
-    if op == "un":
-        operand = compile_expr(e[2])
-        if e[1] == "not":
-            return lambda rt, env: not operand(rt, env)
-        def negative(rt, env):
-            value = operand(rt, env)
-            if not isinstance(value, int):
-                raise RuleError(f"cannot negate {value!r}")
-            return -value
-        return negative
-    if op == "bin":
-        opname, left, right = e[1], compile_expr(e[2]), compile_expr(e[3])
-        if opname == "and":
-            return lambda rt, env: bool(left(rt, env)) and bool(right(rt, env))
-        if opname == "or":
-            return lambda rt, env: bool(left(rt, env)) or bool(right(rt, env))
-        if opname == "in":
-            return lambda rt, env: left(rt, env) in items(rt, right(rt, env))
-        if opname == "==":
-            return lambda rt, env: left(rt, env) == right(rt, env)
-        if opname == "!=":
-            return lambda rt, env: left(rt, env) != right(rt, env)
-        if opname in ("<", "<=", ">", ">="):
-            cmp = _compare(opname)
-            return lambda rt, env: cmp(left(rt, env), right(rt, env))
-        calc = _arith(opname)
-        return lambda rt, env: calc(left(rt, env), right(rt, env))
-    if op == "call" and e[1] == "def" and len(e[2]) == 1:
-        arg = compile_expr(e[2][0])
-
-        def definition(rt, env):
-            item = arg(rt, env)
-            comp = rt.s["c"].get(item) if item.__class__ is str else None
-            return comp["d"] if comp is not None else rt.definition(item)
-        return definition
+    if op in ("attr", "attrvar", "const", "pv"):
+        return True
     if op == "call":
-        name = e[1]
-        try:
-            builtin = BUILTINS[name]
-        except KeyError:
-            raise RuleError(f"unknown built-in function '{name}'") from None
-        args = [compile_expr(a) for a in e[2]]
-        return lambda rt, env: builtin(rt, env, [a(rt, env) for a in args])
-    if op == "list":
-        parts = [compile_expr(i) for i in e[1]]
-        return lambda rt, env: [p(rt, env) for p in parts]
-    if op == "comp":
-        var, source = e[1], compile_expr(e[2])
-        where = compile_expr(e[3]) if e[3] is not None else None
-        value = compile_expr(e[4]) if e[4] is not None else None
+        return e[1] in ("def", "count", "size")
+    if op == "un":
+        return e[1] == "not"
+    return op == "bin" and e[1] in ("and", "or", "in", "==", "!=", "<", "<=", ">", ">=")
 
-        def comprehension(rt, env):
-            out = []
-            inner = dict(env)  # one scope for the whole loop: closures never keep it
-            for item in items(rt, source(rt, env)):
-                inner[var] = item
-                if where is None or where(rt, inner):
-                    out.append(value(rt, inner) if value is not None else item)
-            return out
-        return comprehension
-    raise RuleError(f"unknown expression form {op!r}")
+
+def _invariant(e, var: str) -> bool:
+    """Whether ``e`` gives the same value for every item of a comprehension over ``var``: it
+    never reads ``var``, and if ``var`` is ``you`` or ``this`` it calls nothing that reads the
+    env (pack functions and some built-ins look at ``you`` and ``this``)."""
+    if var in ("you", "this") and _calls(e):
+        return False
+    return not _reads(e, var)
+
+
+def _reads(e, var: str) -> bool:
+    if not isinstance(e, list) or not e:
+        return False
+    op = e[0]
+    if op == "env":
+        return e[1] == var
+    if op == "lit":
+        return False
+    if op == "comp":
+        if _reads(e[2], var):
+            return True
+        return e[1] != var and any(_reads(part, var) for part in e[3:])
+    return any(_reads(part, var) for part in e)
+
+
+def _calls(e) -> bool:
+    if not isinstance(e, list) or not e:
+        return False
+    if e[0] in ("fn", "call", "const", "zone"):
+        return True
+    return e[0] != "lit" and any(_calls(part) for part in e)
+
+
+def _remember(box: list, value):
+    box.append(value)
+    return value
+
+
+def _unbound(name):
+    raise RuleError(f"'{name}' has no value here")
+
+
+def _bind(env: dict, name: str, value) -> None:
+    env[name] = value
+
+
+def _negative(value):
+    if not isinstance(value, int):
+        raise RuleError(f"cannot negate {value!r}")
+    return -value
+
+
+def _definition(rt, item):
+    """``def(x)``: a component's definition id (the value itself for a non-component)."""
+    comp = rt.s["c"].get(item) if item.__class__ is str else None
+    return comp["d"] if comp is not None else rt.definition(item)
+
+
+def _unknown_operator(op):
+    raise RuleError(f"unknown operator {op}")
+
+
+_COMPARE = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+_ARITH = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod"}
 
 
 # --------------------------------------------------------------------------- built-ins
@@ -370,3 +515,12 @@ BUILTINS: dict[str, Callable] = {
     "lookup": _lookup,
 }
 """The runtime side of ``compiler/builtins.py``: every function declared there is here."""
+
+
+_HELPERS: dict[str, Any] = {
+    "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
+    "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
+    **{name: _compare(op) for op, name in _COMPARE.items()},
+    **{name: _arith(op) for op, name in _ARITH.items()},
+}
+"""What generated expression code may call, besides ``rt`` and ``env``."""
