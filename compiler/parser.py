@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import LexerThread
+from lark.parsers.lalr_analysis import Shift
 
 from . import ir
 
@@ -98,16 +100,24 @@ def parse(text: str, start: str = "effect") -> ir.Node:
                                 "write 'nothing' for an effect that does nothing")
     _check_brackets(text)
     try:
+        return _build_ir(text, start)
+    except (_NotBuilt, UnexpectedInput, EffectSyntaxError):
+        return _report(text, start)
+
+
+def _report(text: str, start: str) -> ir.Node:
+    """Raise the error of text that ``_build_ir`` could not build, checking in the documented
+    order: syntax first (with Lark's own parse, whose exception says where and what it
+    expected), then the nesting limit, then the IR builders' own checks."""
+    try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as err:
         raise _friendly(text, start, err) from None
     _check_depth(tree)
     try:
-        return _ToIR().transform(tree)
-    except VisitError as err:
-        if isinstance(err.orig_exc, EffectSyntaxError):
-            raise err.orig_exc from None
-        raise
+        return _build_ir(text, start)
+    except (_NotBuilt, UnexpectedInput) as err:  # Lark accepted it, so this is a bug here
+        raise RuntimeError(f"effect parser out of step with Lark on {text!r}") from err
 
 
 def _check_brackets(text: str) -> None:
@@ -142,11 +152,171 @@ def _check_depth(tree: Tree) -> None:
         stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
 
 
-# --------------------------------------------------------------------------- tree -> IR
+# --------------------------------------------------------------------------- text -> IR
+#
+# Lark's own ``parse`` builds a parse tree, propagates positions into every node and leaves the
+# tree to be transformed; for the few hundred short texts of a pack that was most of the
+# compile. Here Lark's LALR table and contextual lexer (from the same ``effect.lark``) drive a
+# small shift-reduce loop that calls the IR builder of each rule as the rule is reduced, so no
+# tree is built. The loop reproduces exactly what the tree would have given the builders: the
+# rule's children (keyword tokens left out, ``_``-rules spliced in, None for each missing
+# ``[optional]`` part, ``?rule``s with one child replaced by that child) and its span (from the
+# start of its first part to the end of its last, brackets of an inlined ``(expr)`` included,
+# as Lark's propagate_positions does). It also tracks the tree's depth. Anything that fails
+# (a syntax error, too deep, a builder's own error) is reported by ``_report`` in the original
+# order, with Lark's parser, so error messages and positions do not depend on this loop.
 
 
-def _span(meta) -> ir.Span:
-    return (meta.start_pos, meta.end_pos) if not meta.empty else ir.NO_SPAN
+class _NotBuilt(Exception):
+    """The fast loop met a syntax error or a tree deeper than MAX_DEPTH: ``_report`` explains."""
+
+
+@dataclass(frozen=True)
+class _Reduction:
+    """How to reduce by one grammar rule: pop ``size`` entries, keep the children listed in
+    ``include`` (index, spliced ``_``-rule?, Nones for missing optionals before it) plus
+    ``nones_after``, then call ``build`` (None: a ``_``-rule, whose children are spliced into its
+    parent) unless ``expand1`` and exactly one child remains. ``goto`` is the rule's name."""
+
+    size: int
+    include: tuple[tuple[int, bool, int], ...]
+    nones_after: int
+    expand1: bool
+    build: Callable | None
+    goto: str
+
+
+class _Tables:
+    """Lark's LALR table for ``effect.lark`` with each reduce action prepared as a _Reduction."""
+
+    def __init__(self, lark: Lark) -> None:
+        table = lark.parser.parser.parser.parse_table
+        self.lexer = lark.parser.lexer
+        self.start_states = table.start_states
+        self.end_states = table.end_states
+        builder = _ToIR()
+        reductions: dict = {}  # rule -> _Reduction, one per rule
+
+        def action(kind, arg) -> tuple:
+            if kind is Shift:
+                return True, arg  # (shift?, next state)
+            if arg not in reductions:
+                reductions[arg] = _reduction(arg, builder)
+            return False, reductions[arg]  # (shift?, how to reduce)
+
+        self.states = {state: {token: action(*act) for token, act in actions.items()}
+                       for state, actions in table.states.items()}
+
+
+def _reduction(rule, builder: "_ToIR") -> _Reduction:
+    """The _Reduction of one Lark rule (mirrors lark.parse_tree_builder's child filter)."""
+    options = rule.options
+    expansion = rule.expansion
+    name = rule.alias or options.template_source or rule.origin.name
+    empty = options.empty_indices or [False] * len(expansion)  # True: a missing [optional]
+    nones = [len(run) for run in "".join("1" if e else "0" for e in empty).split("0")]
+    include, pending = [], 0
+    for i, sym in enumerate(expansion):
+        pending += nones[i]
+        if options.keep_all_tokens or not (sym.is_term and sym.filter_out):
+            include.append((i, not sym.is_term and sym.name.startswith("_"), pending))
+            pending = 0
+    expand1 = bool(options.expand1 and not rule.alias)
+    build = getattr(builder, name, None)
+    inlined = rule.origin.name.startswith("_")
+    if build is None and not inlined and not expand1:
+        raise TypeError(f"grammar rule {name!r} has no IR builder in parser._ToIR")
+    if expand1 and any(empty):
+        raise TypeError(f"inlined rule {name!r} has an [optional] part; give it an alias")
+    return _Reduction(len(expansion), tuple(include), pending + nones[len(expansion)],
+                      expand1, None if inlined else build, rule.origin.name)
+
+
+@functools.cache
+def _tables() -> _Tables:
+    return _Tables(_lark())
+
+
+class _ParserPosition:
+    """What Lark's contextual lexer asks of a parser: its current state (``position``)."""
+
+    __slots__ = ("stack",)
+
+    def __init__(self, stack: list) -> None:
+        self.stack = stack
+
+    @property
+    def position(self):
+        return self.stack[-1]
+
+
+def _build_ir(text: str, start: str) -> ir.Node:
+    """Parse ``text`` from ``start`` straight into IR (see the comment above); raises
+    _NotBuilt, UnexpectedInput or a builder's EffectSyntaxError when it cannot."""
+    tables = _tables()
+    states = tables.states
+    state_stack = [tables.start_states[start]]
+    # one entry per stack symbol: (value, start, end, depth): the positions a parent takes
+    # its span from, and the depth of the parse tree below it (0 for a token)
+    entries: list[tuple] = []
+
+    def reduce(red: _Reduction) -> None:
+        popped = entries[-red.size:]
+        del entries[-red.size:]
+        del state_stack[-red.size:]
+        children: list = []
+        depth = 0
+        for i, splice, nones in red.include:
+            if nones:
+                children += [None] * nones
+            value, _, _, child_depth = popped[i]
+            if splice:
+                children += value
+            else:
+                children.append(value)
+            if child_depth > depth:
+                depth = child_depth
+        if red.nones_after:
+            children += [None] * red.nones_after
+        first, last = popped[0][1], popped[-1][2]
+        if red.expand1 and len(children) == 1:
+            value = children[0]
+            if isinstance(value, Token):  # Lark keeps a lone token's own position
+                first, last = value.start_pos, value.end_pos
+        elif red.build is None:  # a _rule: its children join its parent's
+            value = children
+        else:
+            value = red.build((first, last), children)
+            depth += 1
+        state_stack.append(states[state_stack[-1]][red.goto][1])
+        entries.append((value, first, last, depth))
+
+    lexer = LexerThread.from_text(tables.lexer, text)
+    for token in lexer.lex(_ParserPosition(state_stack)):
+        while True:
+            action = states[state_stack[-1]].get(token.type)
+            if action is None:
+                raise _NotBuilt
+            shift, arg = action
+            if shift:
+                state_stack.append(arg)
+                entries.append((token, token.start_pos, token.end_pos, 0))
+                break
+            reduce(arg)
+    end_state = tables.end_states[start]
+    while True:
+        action = states[state_stack[-1]].get("$END")
+        if action is None or action[0]:
+            raise _NotBuilt
+        reduce(action[1])
+        if state_stack[-1] == end_state:
+            value, _, _, depth = entries[-1]
+            if depth > MAX_DEPTH:
+                raise _NotBuilt
+            return value
+
+
+# --------------------------------------------------------------------------- IR builders
 
 
 def _tok_span(tok: Token) -> ir.Span:
@@ -178,22 +348,23 @@ def _comprehension(head: ir.Expr, where: ir.Expr | None, value: ir.Expr | None,
     return ir.Comprehension(head.left.id, head.right, where, value, span=span)
 
 
-@v_args(meta=True)
-class _ToIR(Transformer):
-    """Builds IR nodes from the Lark tree; each method is named after a grammar rule or alias."""
+class _ToIR:
+    """Builds the IR node of one grammar rule or alias (the method of that name) from the
+    rule's children (as Lark would put them in a tree: keyword tokens left out, missing optional
+    parts as None) and the rule's ``span`` (what Lark's propagated positions would give)."""
 
     # ---- statements
 
-    def effect(self, meta, children):
+    def effect(self, span, children):
         return children[0]
 
-    def seq(self, meta, children):
-        return ir.Seq(tuple(children), span=_span(meta))
+    def seq(self, span, children):
+        return ir.Seq(tuple(children), span=span)
 
-    def block(self, meta, children):
+    def block(self, span, children):
         return children[0]
 
-    def choose(self, meta, children):
+    def choose(self, span, children):
         options, labels = [], []
         for child in children:
             if isinstance(child, _Labelled):
@@ -202,149 +373,149 @@ class _ToIR(Transformer):
             else:
                 options.append(child)
                 labels.append("")
-        return ir.Choose(tuple(options), tuple(labels) if any(labels) else (), span=_span(meta))
+        return ir.Choose(tuple(options), tuple(labels) if any(labels) else (), span=span)
 
-    def labelled_option(self, meta, children):
+    def labelled_option(self, span, children):
         return _Labelled(children[0].value[1:-1], children[1])
 
-    def any_order(self, meta, children):
-        return ir.AnyOrder(tuple(children), span=_span(meta))
+    def any_order(self, span, children):
+        return ir.AnyOrder(tuple(children), span=span)
 
-    def nothing(self, meta, children):
-        return ir.Nothing(span=_span(meta))
+    def nothing(self, span, children):
+        return ir.Nothing(span=span)
 
-    def gain(self, meta, children):
-        return ir.Gain(children[0], span=_span(meta))
+    def gain(self, span, children):
+        return ir.Gain(children[0], span=span)
 
-    def pay(self, meta, children):
-        return ir.Pay(children[0], span=_span(meta))
+    def pay(self, span, children):
+        return ir.Pay(children[0], span=span)
 
-    def lose(self, meta, children):
-        return ir.Lose(children[0], span=_span(meta))
+    def lose(self, span, children):
+        return ir.Lose(children[0], span=span)
 
-    def amounts(self, meta, children):
+    def amounts(self, span, children):
         return tuple(children)
 
-    def amount(self, meta, children):
+    def amount(self, span, children):
         count, target = children
-        return ir.Amount(count, ir.Name(target.value, span=_tok_span(target)), span=_span(meta))
+        return ir.Amount(count, ir.Name(target.value, span=_tok_span(target)), span=span)
 
-    def set_to(self, meta, children):
-        return ir.SetTo(children[0], children[1], span=_span(meta))
+    def set_to(self, span, children):
+        return ir.SetTo(children[0], children[1], span=span)
 
-    def reset(self, meta, children):
-        return ir.Reset(children[0], span=_span(meta))
+    def reset(self, span, children):
+        return ir.Reset(children[0], span=span)
 
-    def let(self, meta, children):
-        return ir.Let(children[0].value, children[1], span=_span(meta))
+    def let(self, span, children):
+        return ir.Let(children[0].value, children[1], span=span)
 
-    def invoke(self, meta, children):
+    def invoke(self, span, children):
         name, args = children
-        return ir.Invoke(name.value, tuple(args or ()), span=_span(meta))
+        return ir.Invoke(name.value, tuple(args or ()), span=span)
 
-    def run(self, meta, children):
+    def run(self, span, children):
         item, effect, args = children
-        return ir.Run(item, effect.value, tuple(args or ()), span=_span(meta))
+        return ir.Run(item, effect.value, tuple(args or ()), span=span)
 
-    def named_args(self, meta, children):
+    def named_args(self, span, children):
         return list(children)
 
-    def named_arg(self, meta, children):
+    def named_arg(self, span, children):
         return (children[0].value, children[1])
 
-    def draw(self, meta, children):
-        return ir.Draw(*children, span=_span(meta))
+    def draw(self, span, children):
+        return ir.Draw(*children, span=span)
 
-    def move(self, meta, children):
+    def move(self, span, children):
         item, bottom, dest = children
-        return ir.Move(item, dest, "bottom" if bottom else "top", span=_span(meta))
+        return ir.Move(item, dest, "bottom" if bottom else "top", span=span)
 
-    def shuffle(self, meta, children):
-        return ir.Shuffle(children[0], span=_span(meta))
+    def shuffle(self, span, children):
+        return ir.Shuffle(children[0], span=span)
 
-    def roll(self, meta, children):
-        return ir.Roll(children[0], span=_span(meta))
+    def roll(self, span, children):
+        return ir.Roll(children[0], span=span)
 
-    def turn_any(self, meta, children):
-        return ir.TurnFace(children[0], None, span=_span(meta))
+    def turn_any(self, span, children):
+        return ir.TurnFace(children[0], None, span=span)
 
-    def turn_to(self, meta, children):
-        return ir.TurnFace(children[0], children[1], span=_span(meta))
+    def turn_to(self, span, children):
+        return ir.TurnFace(children[0], children[1], span=span)
 
-    def set_state(self, meta, children):
+    def set_state(self, span, children):
         verb, item = children
-        return ir.SetState(verb.value, item, span=_span(meta))
+        return ir.SetState(verb.value, item, span=span)
 
-    def replace(self, meta, children):
-        return ir.Replace(children[0], children[1], span=_span(meta))
+    def replace(self, span, children):
+        return ir.Replace(children[0], children[1], span=span)
 
-    def forge(self, meta, children):
-        return ir.Forge(children[0], children[1], span=_span(meta))
+    def forge(self, span, children):
+        return ir.Forge(children[0], children[1], span=span)
 
-    def place(self, meta, children):
-        return ir.Place(children[0], children[1], span=_span(meta))
+    def place(self, span, children):
+        return ir.Place(children[0], children[1], span=span)
 
-    def clear(self, meta, children):
-        return ir.Clear(children[0], span=_span(meta))
+    def clear(self, span, children):
+        return ir.Clear(children[0], span=span)
 
-    def clear_all(self, meta, children):
-        return ir.Clear(None, span=_span(meta))
+    def clear_all(self, span, children):
+        return ir.Clear(None, span=span)
 
-    def emit(self, meta, children):
+    def emit(self, span, children):
         name, args = children
-        return ir.Emit(name.value, tuple(args or ()), span=_span(meta))
+        return ir.Emit(name.value, tuple(args or ()), span=span)
 
-    def use_abilities(self, meta, children):
-        return ir.UseAbilities(span=_span(meta))
+    def use_abilities(self, span, children):
+        return ir.UseAbilities(span=span)
 
-    def record(self, meta, children):
-        return ir.Record(children[0].value, children[1], span=_span(meta))
+    def record(self, span, children):
+        return ir.Record(children[0].value, children[1], span=span)
 
-    def end_game(self, meta, children):
-        return ir.EndGame(span=_span(meta))
+    def end_game(self, span, children):
+        return ir.EndGame(span=span)
 
-    def if_stmt(self, meta, children):
+    def if_stmt(self, span, children):
         cond, then, *otherwise = children
-        return ir.If(cond, then, otherwise[0] if otherwise else None, span=_span(meta))
+        return ir.If(cond, then, otherwise[0] if otherwise else None, span=span)
 
     # ---- prefixes: each returns a _Prefix that `prefixed` applies to the body
 
-    def prefixed(self, meta, children):
+    def prefixed(self, span, children):
         prefix, body = children
-        return prefix.build(body, _span(meta))
+        return prefix.build(body, span)
 
-    def twice(self, meta, children):
-        count = ir.Num(2, span=_span(meta))
+    def twice(self, span, children):
+        count = ir.Num(2, span=span)
         return _Prefix(lambda body, span: ir.Repeat(count, body, span=span))
 
-    def times(self, meta, children):
+    def times(self, span, children):
         return _Prefix(lambda body, span: ir.Repeat(children[0], body, span=span))
 
-    def while_(self, meta, children):
+    def while_(self, span, children):
         return _Prefix(lambda body, span: ir.While(children[0], body, span=span))
 
-    def until(self, meta, children):
+    def until(self, span, children):
         cond = children[0]
         negated = ir.Unary("not", cond, span=cond.span)
         return _Prefix(lambda body, span: ir.While(negated, body, span=span))
 
-    def for_each(self, meta, children):
+    def for_each(self, span, children):
         var, source, where, order = children
         if order:
-            source = _order_by(var.value, source, order, _span(meta))
+            source = _order_by(var.value, source, order, span)
         return _Prefix(lambda body, span: ir.ForEach(var.value, source, body, where, span=span))
 
-    def simultaneously(self, meta, children):
+    def simultaneously(self, span, children):
         var, source, where = children
         return _Prefix(
             lambda body, span: ir.Simultaneously(var.value, source, body, where, span=span))
 
-    def choose_item(self, meta, children):
+    def choose_item(self, span, children):
         var, source, where = children
         return _Prefix(
             lambda body, span: ir.ChooseItem(var.value, source, body, where, span=span))
 
-    def may(self, meta, children):
+    def may(self, span, children):
         def build(body, span):
             if isinstance(body, ir.ChooseItem):
                 return ir.ChooseItem(body.var, body.source, body.body, body.where,
@@ -352,142 +523,142 @@ class _ToIR(Transformer):
             return ir.May(body, span=span)
         return _Prefix(build)
 
-    def may_labelled(self, meta, children):
+    def may_labelled(self, span, children):
         label = children[0].value[1:-1]
         return _Prefix(lambda body, span: ir.May(body, label, span=span))
 
-    def paid(self, meta, children):
+    def paid(self, span, children):
         cost = children[0]
         return _Prefix(lambda reward, span: ir.Paid(cost, reward, span=span))
 
-    def where(self, meta, children):
+    def where(self, span, children):
         return children[0]
 
-    def order(self, meta, children):
+    def order(self, span, children):
         return list(children)
 
-    def order_key(self, meta, children):
+    def order_key(self, span, children):
         key, desc = children
         return key, desc is not None
 
     # ---- scaling: `X per ...` is Repeat(count, X)
 
-    def scaled(self, meta, children):
+    def scaled(self, span, children):
         body, count = children
-        return ir.Repeat(count, body, span=_span(meta))
+        return ir.Repeat(count, body, span=span)
 
-    def per_icon(self, meta, children):
-        span = _span(meta)
+    def per_icon(self, span, children):
+        span = span
         icons = ir.Call("icons", (children[0],), span=span)
         return ir.Call("count", (icons,), span=span)
 
-    def per_kind_icon(self, meta, children):
-        return _count_icons("==", children[0], children[1], _span(meta))
+    def per_kind_icon(self, span, children):
+        return _count_icons("==", children[0], children[1], span)
 
-    def per_non_icon(self, meta, children):
-        return _count_icons("!=", children[1], children[2], _span(meta))
+    def per_non_icon(self, span, children):
+        return _count_icons("!=", children[1], children[2], span)
 
-    def per_expr(self, meta, children):
+    def per_expr(self, span, children):
         return children[0]
 
     # ---- triggers and needs
 
-    def trigger(self, meta, children):
+    def trigger(self, span, children):
         (event, target), where = children
-        return ir.Trigger(event, target, where, span=_span(meta))
+        return ir.Trigger(event, target, where, span=span)
 
-    def event_pattern(self, meta, children):
+    def event_pattern(self, span, children):
         if len(children) == 2:
             return children[0].value, children[1].value
         return children[0].value, ""
 
-    def needs(self, meta, children):
-        return ir.Needs(tuple(children), span=_span(meta))
+    def needs(self, span, children):
+        return ir.Needs(tuple(children), span=span)
 
-    def need_amount(self, meta, children):
+    def need_amount(self, span, children):
         count, name = children
-        return ir.Need(count, ir.Name(name.value, span=_tok_span(name)), span=_span(meta))
+        return ir.Need(count, ir.Name(name.value, span=_tok_span(name)), span=span)
 
-    def need_items(self, meta, children):
+    def need_items(self, span, children):
         count, var, source, where = children
         what = ir.Comprehension(var.value, source, where,
-                                span=(var.start_pos, meta.end_pos))
-        return ir.Need(count, what, span=_span(meta))
+                                span=(var.start_pos, span[1]))
+        return ir.Need(count, what, span=span)
 
     # ---- expressions
 
-    def or_(self, meta, children):
-        return ir.Binary("or", children[0], children[1], span=_span(meta))
+    def or_(self, span, children):
+        return ir.Binary("or", children[0], children[1], span=span)
 
-    def and_(self, meta, children):
-        return ir.Binary("and", children[0], children[1], span=_span(meta))
+    def and_(self, span, children):
+        return ir.Binary("and", children[0], children[1], span=span)
 
-    def not_(self, meta, children):
-        return ir.Unary("not", children[0], span=_span(meta))
+    def not_(self, span, children):
+        return ir.Unary("not", children[0], span=span)
 
-    def _binary(self, meta, children):
+    def _binary(self, span, children):
         left, op, right = children
-        return ir.Binary(op.value, left, right, span=_span(meta))
+        return ir.Binary(op.value, left, right, span=span)
 
     cmp = sum = product = _binary
 
-    def negative(self, meta, children):
-        return ir.Unary("-", children[0], span=_span(meta))
+    def negative(self, span, children):
+        return ir.Unary("-", children[0], span=span)
 
-    def attr(self, meta, children):
-        return ir.Attr(children[0], children[1].value, span=_span(meta))
+    def attr(self, span, children):
+        return ir.Attr(children[0], children[1].value, span=span)
 
-    def num(self, meta, children):
-        return ir.Num(int(children[0].value), span=_span(meta))
+    def num(self, span, children):
+        return ir.Num(int(children[0].value), span=span)
 
-    def true(self, meta, children):
-        return ir.Bool(True, span=_span(meta))
+    def true(self, span, children):
+        return ir.Bool(True, span=span)
 
-    def false(self, meta, children):
-        return ir.Bool(False, span=_span(meta))
+    def false(self, span, children):
+        return ir.Bool(False, span=span)
 
-    def none(self, meta, children):
-        return ir.NoneLit(span=_span(meta))
+    def none(self, span, children):
+        return ir.NoneLit(span=span)
 
-    def you(self, meta, children):
-        return ir.Name("you", span=_span(meta))
+    def you(self, span, children):
+        return ir.Name("you", span=span)
 
-    def players(self, meta, children):
-        return ir.Name("players", span=_span(meta))
+    def players(self, span, children):
+        return ir.Name("players", span=span)
 
-    def this(self, meta, children):
-        return ir.This(span=_span(meta))
+    def this(self, span, children):
+        return ir.This(span=span)
 
-    def text(self, meta, children):
-        return ir.Text(children[0].value[1:-1], span=_span(meta))
+    def text(self, span, children):
+        return ir.Text(children[0].value[1:-1], span=span)
 
-    def name(self, meta, children):
-        return ir.Name(children[0].value, span=_span(meta))
+    def name(self, span, children):
+        return ir.Name(children[0].value, span=span)
 
-    def call(self, meta, children):
+    def call(self, span, children):
         func, args = children
         args = tuple(args or ())
         if (func.value in COMPREHENSION_FUNCS and len(args) == 1
                 and isinstance(args[0], ir.Binary) and args[0].op == "in"
                 and isinstance(args[0].left, ir.Name)):
             args = (_comprehension(args[0], None, None, args[0].span),)
-        return ir.Call(func.value, args, span=_span(meta))
+        return ir.Call(func.value, args, span=span)
 
-    def list(self, meta, children):
-        return ir.ListOf(tuple(children), span=_span(meta))
+    def list(self, span, children):
+        return ir.ListOf(tuple(children), span=span)
 
-    def filtered(self, meta, children):
+    def filtered(self, span, children):
         head, where = children
-        return _comprehension(head, where, None, _span(meta))
+        return _comprehension(head, where, None, span)
 
-    def args(self, meta, children):
+    def args(self, span, children):
         return list(children)
 
-    def arg(self, meta, children):
+    def arg(self, span, children):
         head, where, value = children
         if where is None and value is None:
             return head
-        return _comprehension(head, where, value, _span(meta))
+        return _comprehension(head, where, value, span)
 
 
 def _count_icons(op: str, kind: Token, die: ir.Expr, span: ir.Span) -> ir.Call:
