@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import rng
+from . import direct, rng
+from .direct import SIMPLE
 from .exprs import RuleError, compile_expr, items
 
 
@@ -63,6 +64,13 @@ class Rules:
         for table in (self.resources, self.vars, self.tracks):
             for name, d in table.items():
                 self.value_scope[name] = d["scope"]
+        self.bounds: dict[str, tuple[int, int | str | None]] = {}
+        """Per resource or track: ``(lowest, highest)`` a whole-number value is kept within
+        (highest: a number, a constant's name, or None for no limit)."""
+        for name, d in self.resources.items():
+            self.bounds[name] = (d["min"], d["max"])
+        for name, d in self.tracks.items():
+            self.bounds[name] = (0, d["length"])
         self.active_zones = sorted(z for z, d in self.zones.items()
                                    if d["active"] and d["scope"] == "player")
         self.modified = set()
@@ -89,18 +97,23 @@ class Rules:
                 self.card_modifiers[(cid, face)] = totals
                 self.modified.update(totals)
         self.board_spaces = {sid: _prepare_space(s) for sid, s in compiled["spaces"].items()}
+        self.card_props: dict[str, tuple[dict, dict]] = {}
+        """Per card: the props ``attr`` sees on its front and on its back (the back's own
+        props over the front's, as :meth:`Interpreter._component_attr` looks them up)."""
+        for cid, card in self.cards.items():
+            front = card["front"]["props"]
+            back = dict(front, **card["back"]["props"]) if card.get("back") else front
+            self.card_props[cid] = (front, back)
         self.always_feasible = always_feasible(self.nodes, self.procedures)
+        self.direct = [direct.RUNNERS[node[0]] if free else None
+                       for node, free in zip(self.nodes, direct.decision_free(self))]
+        """Per node: its runner in ``runtime/direct.py`` when it never asks a decision (it
+        then runs as nested calls, not agenda frames), else None."""
 
 
 def _prepare_space(space: dict) -> dict:
     """A space with its ``requires`` compiled (``req_fn``; None when anything may go there)."""
     return dict(space, req_fn=compile_expr(space["requires"]) if space["requires"] else None)
-
-
-SIMPLE = frozenset({"nothing", "gain", "pay", "lose", "set", "reset", "move", "draw",
-                    "shuffle", "roll", "cardstate", "replace", "place", "clear", "emit",
-                    "record"})
-"""Statements that never ask a decision: a sequence runs them inline, without a frame."""
 
 
 def always_feasible(nodes: list[tuple], procedures: dict) -> list[bool]:
@@ -206,6 +219,7 @@ class Interpreter:
         self.r = rules
         self.s = state
         self.n = state["n"]
+        self.budget = rules.flow["max_steps"]
 
     # ------------------------------------------------------------------ setup
 
@@ -255,7 +269,8 @@ class Interpreter:
         s = self.s
         agenda = s["agenda"]
         nodes = self.r.nodes
-        budget = self.r.flow["max_steps"]
+        fast = self.r.direct
+        budget = self.budget
         while agenda and s["pending"] is None:
             s["steps"] += 1
             if s["steps"] > budget:
@@ -264,14 +279,24 @@ class Interpreter:
             node = frame[0]
             if node.__class__ is int:
                 prepared = nodes[node]
-                HANDLERS[prepared[0]](self, prepared, frame)
+                runner = fast[node]
+                if runner is not None and frame[2] is None:
+                    runner(self, prepared, frame[1])  # decision-free: runs to the end here
+                else:
+                    HANDLERS[prepared[0]](self, prepared, frame)
             else:
                 INTERNAL[node](self, frame)
         if not agenda and s["pending"] is None and not s["over"]:
             self.finish()
 
-    def _budget_message(self) -> str:
+    def over_budget(self, env) -> None:
+        """The step budget ran out inside a decision-free statement run with ``env``."""
+        raise StepBudgetError(self._budget_message(env))
+
+    def _budget_message(self, env=None) -> str:
         recent = []
+        if isinstance(env, dict) and env.get("this"):
+            recent.append(self.label(env["this"]))
         for frame in self.s["agenda"][-12:]:
             this = frame[1].get("this") if isinstance(frame[1], dict) else None
             if this:
@@ -337,7 +362,7 @@ class Interpreter:
             raise RuleError(f"'{name}' is not a resource, track or var")
         if scope == "global":
             return self.s["g"][name]
-        if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < self.n:
+        if who.__class__ is not int or not 0 <= who < self.n:
             raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
         return self.s["p"][who]["v"][name]
 
@@ -346,29 +371,55 @@ class Interpreter:
         scope = self.r.value_scope.get(name)
         if scope is None:
             raise RuleError(f"'{name}' is not a resource, track or var")
-        if isinstance(value, bool):
+        if value.__class__ is bool:
             value = int(value)
         if isinstance(value, int):
-            d = self.r.resources.get(name)
-            if d is not None:
-                value = max(d["min"], value)
-                cap = d["max"]
-                if cap is not None:
-                    if cap.__class__ is str:
-                        cap = self.constant(cap, who)
-                    value = min(cap, value)
-            t = self.r.tracks.get(name)
-            if t is not None:
-                value = max(0, min(t["length"], value))
+            bounds = self.r.bounds.get(name)
+            if bounds is not None:
+                low, high = bounds
+                if value < low:
+                    value = low
+                if high is not None:
+                    if high.__class__ is str:
+                        high = self.constant(high, who)
+                    if value > high:
+                        value = high
         if scope == "global":
             self.s["g"][name] = value
         else:
-            if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < self.n:
+            if who.__class__ is not int or not 0 <= who < self.n:
                 raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
             self.s["p"][who]["v"][name] = value
 
+    def add_value(self, who, name: str, n: int) -> int:
+        """Add ``n`` (a whole number) to a value within its bounds; the change actually made.
+        The same as reading, :meth:`set_value` and reading again, in one call."""
+        if self.r.value_scope.get(name) == "player" and who.__class__ is int \
+                and 0 <= who < self.n:
+            values = self.s["p"][who]["v"]
+            before = values[name]
+            if before.__class__ is int:
+                value = before + n
+                bounds = self.r.bounds.get(name)
+                if bounds is not None:
+                    low, high = bounds
+                    if value < low:
+                        value = low
+                    if high is not None:
+                        if high.__class__ is str:
+                            high = self.constant(high, who)
+                        if value > high:
+                            value = high
+                values[name] = value
+                return value - before
+        before = self.value(who, name)
+        self.set_value(who, name, before + n)
+        return self.value(who, name) - before
+
     def target(self, value, env) -> tuple[Any, str]:
         """Resolve a gain/pay/set target to ``(player, name)``."""
+        if value.__class__ is str:
+            return env.get("you"), value
         if isinstance(value, list):
             return value[0], value[1]
         if isinstance(value, str):
@@ -521,12 +572,17 @@ class Interpreter:
         if cls is str:
             comp = self.s["c"].get(subject)
             if comp is not None:
-                if comp["k"] == "die":
+                if comp["k"] == "card":
+                    # the printed props of the side shown, over the front's (see Rules)
+                    props = self.r.card_props[comp["d"]][1 if comp.get("u") else 0]
+                else:
                     props = self.r.dice[comp["d"]]["props"]
-                    if name in props:
-                        return props[name]
+                if name in props:
+                    return props[name]
                 return self._component_attr(subject, comp, name)
         elif cls is int:
+            if self.r.value_scope.get(name) == "player" and 0 <= subject < self.n:
+                return self.s["p"][subject]["v"][name]
             return self.value(subject, name)
         if isinstance(subject, bool):
             raise RuleError(f"cannot read '.{name}' of {subject!r}")
@@ -632,9 +688,15 @@ class Interpreter:
 
     def fire(self, event: str, player, fields: dict) -> None:
         """Announce an event: triggered abilities of ``player``'s live cards respond."""
+        for match in reversed(self.trigger_matches(event, player, fields)):
+            self.push("@trigger", match[3], match[:3])
+
+    def trigger_matches(self, event: str, player, fields: dict) -> list:
+        """``[component, side, ability index, env]`` of the abilities that respond to an event,
+        in the order they run."""
         subscribers = self.r.triggers.get(event)
         if not subscribers or not isinstance(player, int):
-            return
+            return []
         matches = []
         for comp_id, face in self.live_cards(player):
             comp = self.s["c"][comp_id]
@@ -649,8 +711,7 @@ class Interpreter:
                 if ab["where_fn"] is not None and not ab["where_fn"](self, env):
                     continue
                 matches.append([comp_id, face, index, env])
-        for match in reversed(matches):
-            self.push("@trigger", match[3], match[:3])
+        return matches
 
     def completed(self, seat, cards: list) -> int:
         """The most cards whose needs ``seat`` can meet at once (each unit and component used
@@ -901,6 +962,7 @@ def h_seq(rt: Interpreter, node, frame):
     if i == 0 and any(isinstance(x, tuple) for x in items_):
         env = dict(env)
     nodes = rt.r.nodes
+    fast = rt.r.direct
     agenda = rt.s["agenda"]
     while i < count:
         item = items_[i]
@@ -909,6 +971,19 @@ def h_seq(rt: Interpreter, node, frame):
             i += 1
             continue
         prepared = nodes[item]
+        runner = fast[item]
+        if runner is not None:
+            # decision-free: run it here, counting the frames the agenda would have used
+            i += 1
+            if prepared[0] in SIMPLE:
+                if runner(rt, prepared, env) and i < count:
+                    direct.tick(rt, env)
+            else:
+                direct.tick(rt, env)
+                runner(rt, prepared, env)
+                if i < count:
+                    direct.tick(rt, env)
+            continue
         if prepared[0] in SIMPLE:
             before = len(agenda)
             HANDLERS[prepared[0]](rt, prepared, [item, env, None])
@@ -952,9 +1027,7 @@ def h_gain(rt: Interpreter, node, frame):
             agenda.append(["@emit", {"you": who}, ["gain:" + name, who, n, name]])
             agenda.append(["@track", {"you": who}, [who, name, n]])
             return
-        before_value = rt.value(who, name)
-        rt.set_value(who, name, before_value + n)
-        gained = rt.value(who, name) - before_value
+        gained = rt.add_value(who, name, n)
         if gained > 0:
             before = len(agenda)
             rt.fire("gain:" + name, who, {"amount": gained, "target": name, "player": who})
@@ -1442,6 +1515,8 @@ RESUME = {"may": r_may, "paid": r_paid, "choose": r_choose, "anyorder": r_anyord
           "chooseitem": r_chooseitem, "turn": r_turn, "forge": r_forge,
           "abilities": r_abilities}
 INTERNAL = {"@track": i_track, "@emit": i_emit, "@trigger": i_trigger}
+direct.RUNNERS.update({op: direct.plain(HANDLERS[op]) for op in SIMPLE
+                       if op not in direct.RUNNERS})
 RESUME_INTERNAL = {"@trigger": ri_trigger}
 
 
