@@ -843,10 +843,16 @@ class Interpreter:
         if op == "chooseitem":
             if node[5]:
                 return True
-            for item in self._candidates(node, env):
+            # the first candidate that passes the filter and whose effect can be carried out
+            # answers it: the rest need not be filtered (expressions have no side effects)
+            var, where, body = node[1], node[3], node[4]
+            always = self.r.always_feasible[body]
+            for item in items(self, node[2](self, env)):
                 inner = dict(env)
-                inner[node[1]] = item
-                if self.feasible(node[4], inner, depth + 1):
+                inner[var] = item
+                if where is not None and not where(self, inner):
+                    continue
+                if always or self.feasible(body, inner, depth + 1):
                     return True
             return False
         if op == "invoke":
