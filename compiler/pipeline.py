@@ -7,8 +7,10 @@ only reads and hashes its files.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from .diagnostics import Diagnostic
@@ -27,8 +29,34 @@ def cache_dir() -> Path | None:
     return Path(base) / "rulewright"
 
 
+@contextmanager
+def collector_paused():
+    """Pause Python's cyclic garbage collector for the duration of a compile.
+
+    A compile allocates hundreds of thousands of small objects (values and positions of every
+    YAML node, IR, graph, node table) that all live until it ends and form almost no garbage
+    cycles. With the collector running, its periodic full passes walk that whole growing heap
+    again and again, which made a 5,000-card compile super-linear (about half its time). Paused,
+    each surviving object is walked a fixed number of times by the collections after the
+    compile, whatever the pack's size. Nested use is fine: only the outermost pause turns the
+    collector back on.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def check_pack_full(root: str, display_root: str | None = None):
     """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``."""
+    with collector_paused():
+        return _check_pack_full(root, display_root)
+
+
+def _check_pack_full(root: str, display_root: str | None):
     from .analyses import analyse
     from .graph import build_graph
     from .loader import load_pack
@@ -62,10 +90,11 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
             cached = _read_cache(cache, digest, display_root or root)
             if cached is not None:
                 return cached
-    pack, _graph, diagnostics = check_pack_full(root, display_root)
-    if pack is None or any(d.severity == "error" for d in diagnostics):
-        return None, diagnostics
-    compiled = lower_pack(pack, digest or "")
+    with collector_paused():
+        pack, _graph, diagnostics = _check_pack_full(root, display_root)
+        if pack is None or any(d.severity == "error" for d in diagnostics):
+            return None, diagnostics
+        compiled = lower_pack(pack, digest or "")
     if cache is not None and digest:
         _write_cache(cache, digest, display_root or root, compiled, diagnostics)
     return compiled, diagnostics
