@@ -120,8 +120,7 @@ def tick(rt, env) -> None:
 
 def run_node(rt, nid, env) -> bool:
     """Run node ``nid`` (decision-free) to the end, as the agenda would after popping it."""
-    node = rt.r.nodes[nid]
-    return RUNNERS[node[0]](rt, node, env)
+    return rt.r.direct[nid](rt, rt.r.nodes[nid], env)
 
 
 def run_triggers(rt, matches) -> bool:
@@ -147,20 +146,20 @@ def x_seq(rt, node, env) -> bool:
     if any(p.__class__ is tuple for p in parts):
         env = dict(env)
     nodes = rt.r.nodes
+    runners = rt.r.direct
     for i, part in enumerate(parts):
         if part.__class__ is tuple:
             env[part[1]] = part[2](rt, env)
             continue
         prepared = nodes[part]
-        op = prepared[0]
-        if op in SIMPLE:
+        if prepared[0] in SIMPLE:
             # run inline; if it had scheduled follow-ups, the sequence would have waited for
             # them in a frame of its own
-            if RUNNERS[op](rt, prepared, env) and i + 1 < count:
+            if runners[part](rt, prepared, env) and i + 1 < count:
                 tick(rt, env)
         else:
             tick(rt, env)  # the statement's frame ...
-            RUNNERS[op](rt, prepared, env)
+            runners[part](rt, prepared, env)
             if i + 1 < count:
                 tick(rt, env)  # ... and the sequence's continuation
     return False
@@ -278,7 +277,7 @@ def x_repeat(rt, node, env) -> bool:
     if remaining is None or remaining <= 0:
         return False
     body = rt.r.nodes[node[2]]
-    run = RUNNERS[body[0]]
+    run = rt.r.direct[node[2]]
     for left in range(remaining, 0, -1):
         tick(rt, env)
         run(rt, body, env)
@@ -289,7 +288,7 @@ def x_repeat(rt, node, env) -> bool:
 
 def x_while(rt, node, env) -> bool:
     body = rt.r.nodes[node[2]]
-    run = RUNNERS[body[0]]
+    run = rt.r.direct[node[2]]
     while node[1](rt, env):
         tick(rt, env)
         run(rt, body, env)
@@ -309,7 +308,7 @@ def x_foreach(rt, node, env) -> bool:
                 continue
         remaining.append(item)
     body = rt.r.nodes[node[4]]
-    run = RUNNERS[body[0]]
+    run = rt.r.direct[node[4]]
     last = len(remaining) - 1
     for index, item in enumerate(remaining):
         inner = dict(env)
@@ -360,3 +359,142 @@ RUNNERS: dict = {
 }
 """Runners by statement op; ``interpreter.py`` adds the plain ones (set, move, draw, ...)
 from its handlers."""
+
+
+# --------------------------------------------------------------------------- specialised
+
+
+def runners(rules, free: list[bool]) -> list:
+    """Per node: the function that runs it directly (None when it may ask a decision).
+
+    Most nodes get the generic runner of their op. A sequence gets a closure with its parts
+    resolved, and a gain or pay of fixed amounts of named player values gets one with each
+    value's bounds and event looked up once (see :func:`_static_amounts`)."""
+    out = [RUNNERS[node[0]] if ok else None for node, ok in zip(rules.nodes, free)]
+    for nid, node in enumerate(rules.nodes):
+        if out[nid] is None:
+            continue
+        if node[0] == "seq":
+            out[nid] = _seq_runner(rules, node, out)
+        elif node[0] in ("gain", "pay"):
+            plan = _static_amounts(rules, rules.compiled["nodes"][nid])
+            if plan is not None:
+                out[nid] = (_gain_runner if node[0] == "gain" else _pay_runner)(plan)
+    return out
+
+
+def _seq_runner(rules, node, out):
+    parts = []
+    for part in node[1]:
+        if part.__class__ is tuple:
+            parts.append((None, part[1], part[2]))
+        else:
+            prepared = rules.nodes[part]
+            parts.append((prepared[0] in SIMPLE, part, prepared))
+    has_lets = any(p[0] is None for p in parts)
+    last = len(parts) - 1
+
+    def run_seq(rt, node, env) -> bool:
+        if has_lets:
+            env = dict(env)
+        direct = rt.r.direct
+        s = rt.s
+        budget = rt.budget
+        for i, (simple, part, prepared) in enumerate(parts):
+            if simple is None:
+                env[part] = prepared(rt, env)  # a let: name, expression
+            elif simple:
+                if direct[part](rt, prepared, env) and i < last:
+                    s["steps"] += 1  # the sequence's continuation frame
+                    if s["steps"] > budget:
+                        rt.over_budget(env)
+            else:
+                s["steps"] += 1  # the statement's frame
+                if s["steps"] > budget:
+                    rt.over_budget(env)
+                direct[part](rt, prepared, env)
+                if i < last:
+                    s["steps"] += 1  # the sequence's continuation frame
+                    if s["steps"] > budget:
+                        rt.over_budget(env)
+        return False
+    return run_seq
+
+
+def _static_amounts(rules, raw):
+    """``[(amount, name, low, high, event)]`` for a gain/pay whose every amount is a literal
+    whole number and every target a literal name of a player resource or var (not a track):
+    ``low``/``high`` its bounds (None: unbounded), ``event`` the event name if any card
+    listens to it (else None). None for any other gain/pay."""
+    plan = []
+    kind = raw[0]
+    for count, target in raw[1]:
+        if count[0] != "lit" or count[1].__class__ is not int or target[0] != "lit":
+            return None
+        name = target[1]
+        if name.__class__ is not str or rules.value_scope.get(name) != "player" \
+                or name in rules.tracks:
+            return None
+        low, high = rules.bounds.get(name, (None, None))
+        event = f"{kind}:{name}"
+        plan.append((count[1], name, low, high, event if event in rules.triggers else None))
+    return plan
+
+
+def _gain_runner(plan):
+    last = len(plan) - 1
+
+    def run_gain(rt, node, env) -> bool:
+        who = env.get("you")
+        if who.__class__ is not int or not 0 <= who < rt.n:
+            return x_gain(rt, node, env)  # the general path says what is wrong
+        values = rt.s["p"][who]["v"]
+        pushed = False
+        for i, (n, name, low, high, event) in enumerate(plan):
+            if n <= 0:
+                continue
+            before = values[name]
+            if before.__class__ is int:
+                value = before + n
+                if low is not None and value < low:
+                    value = low
+                if high is not None:
+                    if high.__class__ is str:
+                        high = rt.constant(high, who)
+                    if value > high:
+                        value = high
+                values[name] = value
+                gained = value - before
+            else:
+                gained = rt.add_value(who, name, n)
+            if gained > 0 and event is not None:
+                matches = rt.trigger_matches(event, who, {"amount": gained, "target": name,
+                                                          "player": who})
+                if matches:
+                    run_triggers(rt, matches)
+                    pushed = True
+                    if i < last:
+                        tick(rt, env)  # the rest of the gain waited in a frame
+        return pushed
+    return run_gain
+
+
+def _pay_runner(plan):
+    def run_pay(rt, node, env) -> bool:
+        who = env.get("you")
+        if who.__class__ is not int or not 0 <= who < rt.n:
+            return x_pay(rt, node, env)
+        values = rt.s["p"][who]["v"]
+        for n, name, _low, _high, _event in plan:
+            if values[name] < n:
+                raise RuleError(f"cannot pay {n} {name}: only {values[name]}")
+        for n, name, _low, _high, _event in plan:
+            rt.set_value(who, name, values[name] - n)
+        found = [rt.trigger_matches(event, who, {"amount": n, "target": name, "player": who})
+                 for n, name, _low, _high, event in reversed(plan)
+                 if n > 0 and event is not None]
+        pushed = False
+        for matches in reversed(found):  # the last announced is on top of the agenda
+            pushed = run_triggers(rt, matches) or pushed
+        return pushed
+    return run_pay

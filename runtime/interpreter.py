@@ -105,8 +105,7 @@ class Rules:
             back = dict(front, **card["back"]["props"]) if card.get("back") else front
             self.card_props[cid] = (front, back)
         self.always_feasible = always_feasible(self.nodes, self.procedures)
-        self.direct = [direct.RUNNERS[node[0]] if free else None
-                       for node, free in zip(self.nodes, direct.decision_free(self))]
+        self.direct = direct.runners(self, direct.decision_free(self))
         """Per node: its runner in ``runtime/direct.py`` when it never asks a decision (it
         then runs as nested calls, not agenda frames), else None."""
 
