@@ -123,6 +123,7 @@ class _Gen:
         self.constants: dict[str, Any] = {}
         self.counter = 0
         self.loops: list[dict] = []  # the comprehensions being generated, innermost last
+        self.in_source = 0  # inside a comprehension's source: Python allows no := there
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -185,8 +186,10 @@ class _Gen:
             if opname in ("==", "!="):
                 return f"({left} {opname} {right})"
             if opname in _COMPARE:
-                return f"{_COMPARE[opname]}({left}, {right})"
+                return self.on_numbers(opname, left, right, _COMPARE[opname])
             if opname in _ARITH:
+                if opname in ("+", "-", "*"):
+                    return self.on_numbers(opname, left, right, _ARITH[opname])
                 return f"{_ARITH[opname]}({left}, {right})"
             return f"_unknown_operator({opname!r})"
         if op == "call":
@@ -204,6 +207,19 @@ class _Gen:
         if op == "comp":
             return self.comprehension(e, env, scope)
         raise RuleError(f"unknown expression form {op!r}")
+
+    def on_numbers(self, opname: str, left: str, right: str, general: str) -> str:
+        """``left OP right`` done by Python itself when both are whole numbers (the common
+        case), else by the checking helper, each side evaluated once."""
+        if self.in_source:
+            return f"{general}({left}, {right})"
+        a = self.fresh("a")
+        if re.fullmatch(r"-?\d+", right):
+            return f"({a} {opname} {right} if ({a} := {left}).__class__ is int " \
+                   f"else {general}({a}, {right}))"
+        b = self.fresh("b")
+        return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
+                f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
 
     @staticmethod
     def you(scope: dict) -> str:
@@ -226,7 +242,9 @@ class _Gen:
     def comprehension(self, e, env: str, scope: dict) -> str:
         """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension."""
         var = e[1]
+        self.in_source += 1
         source = self.expr(e[2], env, scope)
+        self.in_source -= 1
         item, inner = self.fresh("x"), self.fresh("e")
         inner_scope = dict(scope)
         inner_scope[var] = item
