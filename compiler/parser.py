@@ -176,7 +176,8 @@ class _Reduction:
     """How to reduce by one grammar rule: pop ``size`` entries, keep the children listed in
     ``include`` (index, spliced ``_``-rule?, Nones for missing optionals before it) plus
     ``nones_after``, then call ``build`` (None: a ``_``-rule, whose children are spliced into its
-    parent) unless ``expand1`` and exactly one child remains. ``goto`` is the rule's name."""
+    parent) unless ``expand1`` and exactly one child remains. ``goto`` is the rule's name.
+    ``unit``: a ``?rule`` of one part (``?expr: disj``), which changes only the parser state."""
 
     size: int
     include: tuple[tuple[int, bool, int], ...]
@@ -184,6 +185,7 @@ class _Reduction:
     expand1: bool
     build: Callable | None
     goto: str
+    unit: bool
 
 
 class _Tables:
@@ -228,8 +230,10 @@ def _reduction(rule, builder: "_ToIR") -> _Reduction:
         raise TypeError(f"grammar rule {name!r} has no IR builder in parser._ToIR")
     if expand1 and any(empty):
         raise TypeError(f"inlined rule {name!r} has an [optional] part; give it an alias")
-    return _Reduction(len(expansion), tuple(include), pending + nones[len(expansion)],
-                      expand1, None if inlined else build, rule.origin.name)
+    nones_after = pending + nones[len(expansion)]
+    unit = expand1 and len(expansion) == 1 and include == [(0, False, 0)] and not nones_after
+    return _Reduction(len(expansion), tuple(include), nones_after, expand1,
+                      None if inlined else build, rule.origin.name, unit)
 
 
 @functools.cache
@@ -261,6 +265,10 @@ def _build_ir(text: str, start: str) -> ir.Node:
     entries: list[tuple] = []
 
     def reduce(red: _Reduction) -> None:
+        if red.unit:  # the one part's entry stands for the rule: same value, span and depth
+            state_stack.pop()
+            state_stack.append(states[state_stack[-1]][red.goto][1])
+            return
         popped = entries[-red.size:]
         del entries[-red.size:]
         del state_stack[-red.size:]
