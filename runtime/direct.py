@@ -126,14 +126,17 @@ def run_node(rt, nid, env) -> bool:
 def run_triggers(rt, matches) -> bool:
     """Run the triggered abilities :meth:`Interpreter.trigger_matches` found, in the order the
     agenda would (each one a ``@trigger`` frame, then its effect's frame)."""
-    comps = rt.s["c"]
+    s = rt.s
+    comps = s["c"]
     code = rt.r.card_code
+    nodes, direct = rt.r.nodes, rt.r.direct
     for comp_id, face, index, env in matches:
-        tick(rt, env)
-        ab = code[(comps[comp_id]["d"], face)]["abilities"][index]
-        if ab["effect"] is not None:
-            tick(rt, env)
-            run_node(rt, ab["effect"], env)
+        effect = code[(comps[comp_id]["d"], face)]["abilities"][index]["effect"]
+        s["steps"] += 1 if effect is None else 2  # the @trigger frame, the effect's frame
+        if s["steps"] > rt.budget:
+            rt.over_budget(env)
+        if effect is not None:
+            direct[effect](rt, nodes[effect], env)
     return bool(matches)
 
 
@@ -278,11 +281,17 @@ def x_repeat(rt, node, env) -> bool:
         return False
     body = rt.r.nodes[node[2]]
     run = rt.r.direct[node[2]]
+    s = rt.s
+    budget = rt.budget
     for left in range(remaining, 0, -1):
-        tick(rt, env)
+        s["steps"] += 1  # the body's frame
+        if s["steps"] > budget:
+            rt.over_budget(env)
         run(rt, body, env)
         if left > 1:
-            tick(rt, env)  # the loop's own frame, counting down
+            s["steps"] += 1  # the loop's own frame, counting down
+            if s["steps"] > budget:
+                rt.over_budget(env)
     return False
 
 
@@ -310,15 +319,17 @@ def x_foreach(rt, node, env) -> bool:
     body = rt.r.nodes[node[4]]
     run = rt.r.direct[node[4]]
     last = len(remaining) - 1
+    s = rt.s
+    budget = rt.budget
     for index, item in enumerate(remaining):
         inner = dict(env)
         inner[var] = item
         if item.__class__ is int:  # iterating over players rebinds `you`
             inner["you"] = item
-        tick(rt, inner)
+        s["steps"] += 1 if index == last else 2  # the body's frame, the loop's continuation
+        if s["steps"] > budget:
+            rt.over_budget(inner)
         run(rt, body, inner)
-        if index < last:
-            tick(rt, env)
     return False
 
 

@@ -786,8 +786,7 @@ class Interpreter:
         else:
             target.append(comp_id)
         comp["at"] = zone_key
-        zdef = self.r.zones[zone_key.split(":", 1)[1]]
-        if zdef["on_enter"] == "roll" and comp["k"] == "die":
+        if comp["k"] == "die" and self.r.zones[zone_key.split(":", 1)[1]]["on_enter"] == "roll":
             self.roll(comp_id)
 
     def roll(self, comp_id: str) -> None:
