@@ -12,6 +12,7 @@ instead of copying it, and their expanded size is counted as they are met, so a
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -187,6 +188,9 @@ class _Builder:
 
     def mark_loc(self, start, end=None) -> Loc:
         end = end or start
+        lines = len(self.lines.starts)
+        if start.line < lines and end.line < lines:  # the usual case, without the clamping
+            return Loc(self.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
         return Loc(self.path, *self._mark_position(start), *self._mark_position(end))
 
     def _mark_position(self, mark) -> tuple[int, int]:
@@ -207,8 +211,12 @@ class _Builder:
         self.diags.append(diagnostic(code, loc, message, hint))
 
     def run(self, events) -> None:
+        handlers: dict[type, Any] = {}  # event class -> its on_<EventClass> method, or None
         for event in events:
-            handler = getattr(self, "on_" + type(event).__name__, None)
+            kind = type(event)
+            if kind not in handlers:
+                handlers[kind] = getattr(self, "on_" + kind.__name__, None)
+            handler = handlers[kind]
             if handler is not None:
                 handler(event)
 
@@ -405,17 +413,19 @@ def decode_utf8(raw: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
                                  "save the file with UTF-8 encoding")]
 
 
+_TAB_INDENT = re.compile(r"^( *)\t[ \t]*[^ \t\n#]", re.MULTILINE)
+"""A line whose leading spaces and tabs include a tab and are followed by content other than
+a comment; group 1 is the spaces before the first tab."""
+
+
 def _tab_indents(text: str) -> Iterator[tuple[int, int]]:
-    """(line index 0-based, column 0-based) of each tab in a line's leading whitespace,
+    """(line index 0-based, column 0-based) of the first tab in a line's leading whitespace,
     for lines that hold content other than a comment."""
-    for number, line in enumerate(text.split("\n")):
-        stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#"):
-            continue
-        lead = line[: len(line) - len(stripped)]
-        tab = lead.find("\t")
-        if tab != -1:
-            yield number, tab
+    number, counted = 0, 0
+    for match in _TAB_INDENT.finditer(text):
+        number += text.count("\n", counted, match.start())
+        counted = match.start()
+        yield number, len(match.group(1))
 
 
 def _tab_diagnostic(path: str, line0: int, column0: int) -> Diagnostic:
