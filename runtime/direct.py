@@ -192,14 +192,16 @@ def x_gain(rt, node, env) -> bool:
         if track is not None:
             # one frame per step along the track (its reward first), then the announcement
             remaining = n
+            length = track["length"]
+            rewards = rt.r.track_rewards[name]
             while True:
                 tick(rt, env)
                 position = rt.value(who, name)
-                if position >= track["length"]:
+                if position >= length:
                     break
                 position += 1
                 rt.set_value(who, name, position)
-                reward = track["rewards"].get(str(position))
+                reward = rewards.get(position)
                 if reward is not None:
                     tick(rt, env)
                     run_node(rt, reward, {"you": who})

@@ -71,6 +71,9 @@ class Rules:
             self.bounds[name] = (d["min"], d["max"])
         for name, d in self.tracks.items():
             self.bounds[name] = (0, d["length"])
+        self.track_rewards = {name: {int(k): v for k, v in d["rewards"].items()}
+                              for name, d in self.tracks.items()}
+        """Per track: position -> reward node (the compiled table's keys are strings)."""
         self.active_zones = sorted(z for z, d in self.zones.items()
                                    if d["active"] and d["scope"] == "player")
         self.modified = set()
@@ -697,20 +700,31 @@ class Interpreter:
         if not subscribers or not isinstance(player, int):
             return []
         matches = []
-        for comp_id, face in self.live_cards(player):
-            comp = self.s["c"][comp_id]
-            card = comp["d"]
-            for index in subscribers.get((card, face), ()):
-                ab = self.r.card_code[(card, face)]["abilities"][index]
-                if ab["once_per_round"] and comp.get("x"):
+        comps, zones = self.s["c"], self.s["z"]
+        for zid in self.r.active_zones:  # the live cards (see live_cards), without a list
+            for comp_id in zones[f"{player}:{zid}"]:
+                comp = comps[comp_id]
+                if comp["k"] != "card" or comp.get("t"):
                     continue
-                env = dict(fields)
-                env["you"] = player
-                env["this"] = comp_id
-                if ab["where_fn"] is not None and not ab["where_fn"](self, env):
-                    continue
-                matches.append([comp_id, face, index, env])
+                card, face = comp["d"], "back" if comp.get("u") else "front"
+                indexes = subscribers.get((card, face))
+                if indexes is not None:
+                    self._respond(matches, indexes, comp_id, comp, card, face, player, fields)
         return matches
+
+    def _respond(self, matches, indexes, comp_id, comp, card, face, player, fields) -> None:
+        """Add the abilities ``indexes`` of one card that respond to an event to ``matches``."""
+        abilities = self.r.card_code[(card, face)]["abilities"]
+        for index in indexes:
+            ab = abilities[index]
+            if ab["once_per_round"] and comp.get("x"):
+                continue
+            env = dict(fields)
+            env["you"] = player
+            env["this"] = comp_id
+            if ab["where_fn"] is not None and not ab["where_fn"](self, env):
+                continue
+            matches.append([comp_id, face, index, env])
 
     def completed(self, seat, cards: list) -> int:
         """The most cards whose needs ``seat`` can meet at once (each unit and component used
