@@ -124,6 +124,7 @@ class _Gen:
         self.counter = 0
         self.loops: list[dict] = []  # the comprehensions being generated, innermost last
         self.in_source = 0  # inside a comprehension's source: Python allows no := there
+        self.components: dict[str, str] = {}  # item local of a loop over a zone -> components
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -197,6 +198,9 @@ class _Gen:
             if name not in BUILTINS:
                 raise RuleError(f"unknown built-in function '{name}'")
             if name == "def" and len(args) == 1:
+                local = scope.get(args[0][1]) if args[0][0] == "env" else None
+                if local in self.components:  # a zone holds components only
+                    return f"{self.components[local]}[{local}]['d']"
                 return f"_definition(rt, {x(args[0])})"
             if name in ("count", "size") and len(args) == 1:
                 return f"len(_items(rt, {x(args[0])}))"
@@ -246,6 +250,9 @@ class _Gen:
         source = self.expr(e[2], env, scope)
         self.in_source -= 1
         item, inner = self.fresh("x"), self.fresh("e")
+        comps = self.fresh("c")
+        if e[2][0] == "zone":
+            self.components[item] = comps
         inner_scope = dict(scope)
         inner_scope[var] = item
         loop = {"var": var, "env": env, "scope": scope, "memos": []}
@@ -256,6 +263,8 @@ class _Gen:
         loops = f"for {item} in _items(rt, {source})"
         if loop["memos"]:
             loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
+        if re.search(rf"\b{comps}\b", f"{where} {value}"):
+            loops = f"for {comps} in (rt.s['c'],) {loops}"
         if re.search(rf"\b{inner}\b", f"{where} {value}"):
             loops = (f"for {inner} in (dict({env}),) {loops} "
                      f"for _ in (_bind({inner}, {var!r}, {item}),)")
