@@ -309,15 +309,18 @@ def x_while(rt, node, env) -> bool:
 
 def x_foreach(rt, node, env) -> bool:
     var, where = node[1], node[3]
-    remaining = []
-    inner = dict(env)
-    for item in items(rt, node[2](rt, env)):
-        if where is not None:
-            inner[var] = item
-            inner["you"] = item if item.__class__ is int else env.get("you")
-            if not where(rt, inner):
-                continue
-        remaining.append(item)
+    if node[6] is not None and "you" in env:
+        remaining = node[6](rt, env)
+    else:
+        remaining = []
+        inner = dict(env)
+        for item in items(rt, node[2](rt, env)):
+            if where is not None:
+                inner[var] = item
+                inner["you"] = item if item.__class__ is int else env.get("you")
+                if not where(rt, inner):
+                    continue
+            remaining.append(item)
     body = rt.r.nodes[node[4]]
     run = rt.r.direct[node[4]]
     last = len(remaining) - 1

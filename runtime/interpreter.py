@@ -181,10 +181,16 @@ def prepare(node: list) -> tuple:
     if op in ("repeat", "while"):
         return (op, c(node[1]), node[2])
     if op == "foreach":
+        # over a zone (whose items are components, never seats) the filtered items are exactly
+        # a comprehension's: one generated function instead of a filter call per item
+        selected = c(["comp", node[1], node[2], node[3], None]) \
+            if node[3] and node[2][0] == "zone" else None
         return ("foreach", node[1], c(node[2]), c(node[3]) if node[3] else None, node[4],
-                len(node) > 5 and node[5] == "secret")
+                len(node) > 5 and node[5] == "secret", selected)
     if op == "chooseitem":
-        return ("chooseitem", node[1], c(node[2]), c(node[3]) if node[3] else None, node[4], node[5])
+        # the candidates: the source's items that pass the filter, as a comprehension
+        return ("chooseitem", node[1], c(node[2]), c(node[3]) if node[3] else None, node[4],
+                node[5], c(["comp", node[1], node[2], node[3], None]))
     if op == "invoke":
         return ("invoke", node[1], [c(a) for a in node[2]])
     if op == "draw":
@@ -900,17 +906,8 @@ class Interpreter:
         return out
 
     def _candidates(self, node, env) -> list:
-        var, source, where = node[1], node[2], node[3]
-        found = items(self, source(self, env))
-        if where is None:
-            return list(found)
-        out = []
-        inner = dict(env)
-        for item in found:
-            inner[var] = item
-            if where(self, inner):
-                out.append(item)
-        return out
+        """The items of a ``chooseitem``'s source that pass its filter."""
+        return node[6](self, env)
 
     def _run_target(self, node, env):
         item = node[1](self, env)
@@ -1191,7 +1188,9 @@ def h_while(rt: Interpreter, node, frame):
 def h_foreach(rt: Interpreter, node, frame):
     env = frame[1]
     var, where = node[1], node[3]
-    if frame[2] is None:
+    if frame[2] is None and node[6] is not None and "you" in env:
+        remaining = node[6](rt, env)  # over a zone: the comprehension (see prepare)
+    elif frame[2] is None:
         remaining = []
         inner = dict(env)
         for item in items(rt, node[2](rt, env)):
