@@ -4,8 +4,8 @@ Each iteration asks the state for a *determinisation* — a copy in which everyt
 seat cannot see (others' hands, bag and deck order, future dice) is re-randomised — then walks
 one shared tree with UCT: whoever is to move in that copy picks among the actions legal there,
 untried actions are expanded first, a random rollout plays on (up to a depth cap, after which
-the pack's evaluation says who is ahead), and each seat's result is credited to the moves that
-seat made. Children are keyed by action label, so "play card 4" is one node across
+the pack's evaluation grades each seat by its margin over the best other seat), and each seat's
+result is credited to the moves that seat made. Children are keyed by action label, so "play card 4" is one node across
 determinisations even when its index differs. Everything random flows from the agent's rng, so
 a fixed seed and an iteration budget give the same choice every time.
 """
@@ -17,7 +17,7 @@ import random
 import time
 from typing import Any
 
-__all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH"]
+__all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "margin_rewards"]
 
 DEFAULT_ITERATIONS = 40
 DEFAULT_ROLLOUT_DEPTH = 10
@@ -76,6 +76,7 @@ class MCTSAgent:
         if len(root_actions) == 1:
             return next(iter(root_actions.values()))
         me = state.current_player()
+        self._baseline = float(state.evaluate(me))
         root = _Node()
         deadline = time.monotonic() + self.seconds if self.seconds is not None else None
         done = 0
@@ -94,8 +95,9 @@ class MCTSAgent:
                 return (0, 0.0)
             return (child.visits, child.total / child.visits)
 
-        best = max(root_actions, key=preference)
-        return root_actions[best]
+        top = max(preference(label) for label in root_actions)
+        best = [label for label in root_actions if preference(label) == top]
+        return root_actions[rng.choice(best)]  # a tie is not won by whichever move is listed first
 
     def _iterate(self, root: _Node, state: Any, rng: random.Random) -> None:
         path: list[tuple[_Node, int]] = []
@@ -132,17 +134,34 @@ class MCTSAgent:
         )
 
     def _rollout(self, state: Any, rng: random.Random) -> list[float]:
-        """Random play to the end, or to the depth cap where the pack's evaluation grades the
-        seats from 0 (last) to 1 (first): a graded signal, not winner-takes-all, because a short
-        rollout rarely decides a long game."""
+        """Random play to the end (real results: 1 per winner), or to the depth cap, where the
+        pack's evaluation grades the seats with :func:`margin_rewards`."""
         for _ in range(self.rollout_depth):
             if state.is_terminal():
                 return list(state.returns())
             state.apply(rng.choice(state.legal_actions()))
         if state.is_terminal():
             return list(state.returns())
-        values = [state.evaluate(seat) for seat in range(len(state.returns()))]
-        low, high = min(values), max(values)
-        if high == low:
-            return [0.5] * len(values)
-        return [(v - low) / (high - low) for v in values]
+        values = [float(state.evaluate(seat)) for seat in range(len(state.returns()))]
+        return margin_rewards(values, self._baseline)
+
+
+def margin_rewards(values: list[float], baseline: float = 0.0) -> list[float]:
+    """Each seat's reward in [0, 1] from the pack's evaluation at a rollout's cut-off.
+
+    A seat's reward is ``0.5 + 0.5 * (v - best) / (|v| + |best|)``, where ``best`` is the best
+    other seat's value: 0.5 when level, towards 1 the further ahead, towards 0 the further
+    behind, relative to the values' own size (no constant to tune per pack). It rises with the
+    seat's own value whatever its place, so a seat already first still prefers the move that
+    widens its lead, and a seat last the move that closes the gap. (A grade by rank, from 0 for
+    last to 1 for first, is flat for a seat at either end: a search using it could not tell
+    good moves from wasted ones whenever it was leading or trailing.) With one seat, ``best``
+    is ``baseline``: the seat's value when the search began.
+    """
+    rewards = []
+    for seat, value in enumerate(values):
+        others = values[:seat] + values[seat + 1:]
+        best = max(others) if others else baseline
+        size = abs(value) + abs(best)
+        rewards.append(0.5 if size == 0 else 0.5 + 0.5 * (value - best) / size)
+    return rewards

@@ -557,3 +557,34 @@ def test_random_games_last_seven_rounds(compiled, players):
         assert zone(state, f"{guild}_deck") == [] and zone(state, f"{guild}_card") == []
     assert state.winners()
     assert state.scores() == [v(state, seat)["prestige"] for seat in range(players)]
+
+
+# ---------------------------------------------------------------------------- the bots' guide
+
+
+def test_evaluation_values_what_scores_at_the_end(compiled):
+    """The pack's evaluation (what greedy and MCTS steer by) follows the rulebook's scoring.
+    Objective Cards: "Players gain 1 Prestige for each objective card fully completed."
+    Phase 5: "Identify the player(s) whose marker is highest on that Guild's Reputation track.
+    Those players earn the Guild Clash reward." So a completable objective is worth more than
+    one held, and leading a track more than the same Reputation behind someone else."""
+    state = table(compiled)
+    for seat in range(4):
+        v(state, seat).update(artisan_rep=0, merchant_rep=0, alchemist_rep=0, council_rep=0)
+    for comp in list(zone(state, "objectives", 0)):
+        move(state, comp, "box")
+    card(state, "objective_courtly_graces", "objectives", 0)         # 3 coin, 2 favor
+    v(state, 0).update(coin=2, favor=2)
+    short = state.evaluate(0)
+    v(state, 0)["coin"] = 3                                          # now it is completable
+    completes = state.evaluate(0)
+    v(state, 0)["coin"] = 4                                          # a coin more: nothing new
+    spare = state.evaluate(0)
+    assert completes - short > spare - completes > 0
+
+    v(state, 0)["artisan_rep"] = 3
+    v(state, 1)["artisan_rep"] = 4
+    behind = state.evaluate(0)
+    v(state, 1)["artisan_rep"] = 2
+    leading = state.evaluate(0)
+    assert leading > behind

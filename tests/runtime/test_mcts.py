@@ -31,3 +31,56 @@ def test_mcts_with_a_shallow_rollout_uses_the_evaluation():
     state = ToyGame.from_compiled(toy_compiled(), 2).new_game(8)
     agent = MCTSAgent(iterations=30, rollout_depth=1)
     assert agent.choose(state, random.Random(0)) in state.legal_actions()
+
+
+def test_cut_off_reward_rises_with_a_seats_own_value_whatever_its_place():
+    """A seat already ahead must still prefer widening its lead, and a seat last closing the
+    gap: the reward is not flat at either end (a rank-based grade was, and the search then
+    played no better than random whenever it led or trailed)."""
+    from rulewright.runtime.mcts import margin_rewards
+
+    ahead, further_ahead = margin_rewards([300, 100, 90]), margin_rewards([320, 100, 90])
+    assert 0.5 < ahead[0] < further_ahead[0] < 1
+    last, less_last = margin_rewards([10, 100, 90]), margin_rewards([30, 100, 90])
+    assert 0 < last[0] < less_last[0] < 0.5
+    assert margin_rewards([50, 50, 20])[:2] == [0.5, 0.5]            # level with the best other
+    assert margin_rewards([0, 0]) == [0.5, 0.5]
+    assert margin_rewards([-10, 10])[0] < 0.5 < margin_rewards([-10, 10])[1]
+    solo = margin_rewards([12], baseline=10)[0], margin_rewards([8], baseline=10)[0]
+    assert solo[0] > 0.5 > solo[1]                                    # one seat: against its start
+
+
+class _TwoEqualMoves:
+    """A one-decision game whose two moves end it with the same result."""
+
+    def __init__(self):
+        self.done = False
+
+    def legal_actions(self):
+        return [] if self.done else [0, 1]
+
+    def action_label(self, action):
+        return ("first", "second")[action]
+
+    def current_player(self):
+        return 0
+
+    def is_terminal(self):
+        return self.done
+
+    def apply(self, action):
+        self.done = True
+
+    def returns(self):
+        return [1.0, 0.0]
+
+    def evaluate(self, seat):
+        return 0.0
+
+    def resample_hidden(self, seat, seed):
+        return _TwoEqualMoves()
+
+
+def test_a_tie_is_not_won_by_whichever_move_is_listed_first():
+    picks = {MCTSAgent(iterations=10).choose(_TwoEqualMoves(), random.Random(seed)) for seed in range(20)}
+    assert picks == {0, 1}
