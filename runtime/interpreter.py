@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import direct, rng
+from . import codegen, direct, rng
 from .direct import SIMPLE
 from .exprs import RuleError, compile_expr, items
 
@@ -108,9 +108,10 @@ class Rules:
             back = dict(front, **card["back"]["props"]) if card.get("back") else front
             self.card_props[cid] = (front, back)
         self.always_feasible = always_feasible(self.nodes, self.procedures)
-        self.direct = direct.runners(self, direct.decision_free(self))
-        """Per node: its runner in ``runtime/direct.py`` when it never asks a decision (it
-        then runs as nested calls, not agenda frames), else None."""
+        self.direct = codegen.install(self, direct.runners(self, direct.decision_free(self)))
+        """Per node: how it runs when it never asks a decision (then as nested calls, not
+        agenda frames): a generated function (``runtime/codegen.py``, made on first use) or
+        its runner in ``runtime/direct.py``; None when it may ask."""
 
 
 def _prepare_space(space: dict) -> dict:
