@@ -1,19 +1,26 @@
 """Safe YAML loading that keeps the file position of every key and value.
 
-The YAML event stream (libyaml's ``CSafeLoader`` parser when available) is turned straight into
-plain Python values (dicts, lists, str, int, float, bool, None) plus a parallel tree of
-positions, so any value can be located by its path of keys and indexes. Problems are returned as
-diagnostics, never raised: syntax errors, tabs used for indentation, duplicate keys, non-UTF-8
-bytes, oversized files, too-deep nesting and alias bombs. Aliases share the anchored value
-instead of copying it, and their expanded size is counted as they are met, so a
-"billion laughs" file is rejected after a few hundred events with bounded memory.
+Values come back as plain Python data (dicts, lists, str, int, float, bool, None), and any
+value can be located by its path of keys and indexes. Problems are returned as diagnostics,
+never raised: syntax errors, tabs used for indentation, duplicate keys, non-UTF-8 bytes,
+oversized files, too-deep nesting and alias bombs.
+
+Two loaders, one answer. Positions are needed only to report something, so a file first takes
+the fast path: libyaml (``CSafeLoader``) composes the node tree in C, one Python walk turns it
+into values, and positions are worked out from the nodes' marks only when asked. Whatever the
+fast path does not vouch for (anything that would be reported, and a few rare constructs such
+as anchors and tabs) is loaded again by the checking loader, which turns the YAML event stream
+straight into values plus a parallel tree of positions and reports every problem. Its aliases
+share the anchored value instead of copying it, and their expanded size is counted as they
+are met, so a "billion laughs" file is rejected after a few hundred events with bounded
+memory.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 import yaml
@@ -35,8 +42,10 @@ _SCALAR_TAGS = {
     _STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp",
 }
+_TEXT_TAGS = (_STR, "tag:yaml.org,2002:timestamp")  # scalars kept as the text written
 _resolver = Resolver()
 _constructor = SafeConstructor()
+_ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 
 
 @dataclass(frozen=True)
@@ -70,30 +79,46 @@ class _Pos:
     scalar: ScalarSpan | None = None
 
 
-@dataclass
 class Document:
-    """A loaded YAML file: ``data`` (plain values) and the position of every value in it."""
+    """A loaded YAML file: ``data`` (plain values) and the position of every value in it.
 
-    path: str
-    text: str
-    data: Any
-    root: _Pos
-    lines: LineIndex = field(repr=False)
+    Positions are looked up by path (mapping keys and sequence indexes). Two loaders make
+    documents (see :func:`load_yaml_text`): the fast one keeps libyaml's composed node tree and
+    works positions out from its marks when asked; the checking one records them as it goes.
+    Both give the same answers for the same text."""
 
-    def _deepest(self, path: Path) -> tuple[_Pos, bool]:
-        """The position record at ``path`` (or its deepest existing ancestor), and whether
-        the whole path exists."""
-        pos = self.root
-        for step in path:
-            children = pos.children
-            if isinstance(children, dict) and isinstance(step, str) and step in children:
-                pos = children[step]
-            elif (isinstance(children, list) and isinstance(step, int)
-                  and not isinstance(step, bool) and 0 <= step < len(children)):
-                pos = children[step]
-            else:
-                return pos, False
-        return pos, True
+    def __init__(self, path: str, text: str, data: Any) -> None:
+        self.path = path
+        self.text = text
+        self.data = data
+        self._lines: LineIndex | None = None
+
+    def __repr__(self) -> str:
+        return f"Document({self.path!r})"
+
+    @property
+    def lines(self) -> LineIndex:
+        """Line starts of the text, indexed on first use."""
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines
+
+    # A "place" is the loader's own position record of one value; subclasses say how to
+    # find one by path and what it knows.
+    def _deepest(self, path: Path) -> tuple[Any, bool]:
+        """The place at ``path`` (or of its deepest existing ancestor), and whether the
+        whole path exists."""
+        raise NotImplementedError
+
+    def _place_loc(self, place: Any) -> Loc:
+        raise NotImplementedError
+
+    def _place_key_loc(self, place: Any, key: str) -> Loc | None:
+        """The location of mapping key ``key`` of the mapping at ``place`` (None if absent)."""
+        raise NotImplementedError
+
+    def _place_scalar(self, place: Any) -> ScalarSpan | None:
+        raise NotImplementedError
 
     def has(self, path: Path) -> bool:
         """Whether a value exists at ``path``."""
@@ -101,21 +126,23 @@ class Document:
 
     def loc(self, path: Path = ()) -> Loc:
         """The location of the value at ``path`` (or of its deepest existing ancestor)."""
-        return self._deepest(path)[0].loc
+        return self._place_loc(self._deepest(path)[0])
 
     def key_loc(self, path: Path) -> Loc:
         """The location of the key naming the value at ``path``; for a sequence item or a
         path that does not exist, the location of the value (or nearest ancestor)."""
         if path and isinstance(path[-1], str):
             parent, found = self._deepest(path[:-1])
-            if found and parent.key_locs and path[-1] in parent.key_locs:
-                return parent.key_locs[path[-1]]
+            if found:
+                loc = self._place_key_loc(parent, path[-1])
+                if loc is not None:
+                    return loc
         return self.loc(path)
 
     def scalar(self, path: Path) -> ScalarSpan | None:
         """How the string at ``path`` was written, or None if it is not a string scalar."""
-        pos, found = self._deepest(path)
-        return pos.scalar if found else None
+        place, found = self._deepest(path)
+        return self._place_scalar(place) if found else None
 
     def offset_map(self, path: Path) -> OffsetMap:
         """For the string at ``path``: offset in the loaded string -> (line, column) in file.
@@ -136,6 +163,111 @@ class Document:
         for step in path:
             value = value[step]
         return value
+
+
+class _BuiltDocument(Document):
+    """A document from the checking loader: places are the :class:`_Pos` records it built."""
+
+    def __init__(self, path: str, text: str, data: Any, root: _Pos, lines: LineIndex) -> None:
+        super().__init__(path, text, data)
+        self.root = root
+        self._lines = lines
+
+    def _deepest(self, path: Path) -> tuple[_Pos, bool]:
+        pos = self.root
+        for step in path:
+            children = pos.children
+            if isinstance(children, dict) and isinstance(step, str) and step in children:
+                pos = children[step]
+            elif (isinstance(children, list) and isinstance(step, int)
+                  and not isinstance(step, bool) and 0 <= step < len(children)):
+                pos = children[step]
+            else:
+                return pos, False
+        return pos, True
+
+    def _place_loc(self, place: _Pos) -> Loc:
+        return place.loc
+
+    def _place_key_loc(self, place: _Pos, key: str) -> Loc | None:
+        return place.key_locs.get(key) if place.key_locs else None
+
+    def _place_scalar(self, place: _Pos) -> ScalarSpan | None:
+        return place.scalar
+
+
+class _ComposedDocument(Document):
+    """A document from the fast loader: places are ``(node, parent node)`` pairs of the node
+    tree libyaml composed, and locations are worked out from the nodes' marks only when
+    asked, exactly as the checking loader records them. Only trees the fast loader accepted
+    get here: no aliases, no repeated or merge keys, every block collection non-empty."""
+
+    def __init__(self, path: str, text: str, data: Any, root: yaml.Node) -> None:
+        super().__init__(path, text, data)
+        self._root = root
+        self._marks_of: _Marks | None = None
+        self._key_index: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+
+    @property
+    def _marks(self) -> _Marks:
+        if self._marks_of is None:
+            self._marks_of = _Marks(self.text, self.path, self.lines)
+        return self._marks_of
+
+    def _pairs(self, mapping: yaml.MappingNode) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        """key -> (key node, value node) of a mapping node, indexed on first use."""
+        index = self._key_index.get(id(mapping))
+        if index is None:
+            index = {key.value: (key, value) for key, value in mapping.value}
+            self._key_index[id(mapping)] = index
+        return index
+
+    def _deepest(self, path: Path) -> tuple[tuple[yaml.Node, yaml.Node | None], bool]:
+        node, parent = self._root, None
+        for step in path:
+            kind = node.__class__
+            if kind is _MappingNode and isinstance(step, str):
+                pair = self._pairs(node).get(step)
+                if pair is None:
+                    return (node, parent), False
+                node, parent = pair[1], node
+            elif (kind is _SequenceNode and isinstance(step, int) and not isinstance(step, bool)
+                  and 0 <= step < len(node.value)):
+                node, parent = node.value[step], node
+            else:
+                return (node, parent), False
+        return (node, parent), True
+
+    def _node_loc(self, node: yaml.Node) -> Loc:
+        if node.__class__ is _ScalarNode:
+            return self._marks.scalar_loc(node)
+        line, column = self._marks._mark_position(node.start_mark)
+        if node.flow_style:
+            end = node.end_mark
+            return Loc(self.path, line, column, end.line + 1, end.column + 1)
+        # a block collection ends where its last item ends (the loader made sure it has one)
+        last = node.value[-1]
+        end_loc = self._node_loc(last[1] if node.__class__ is _MappingNode else last)
+        return Loc(self.path, line, column, end_loc.end_line, end_loc.end_column)
+
+    def _place_loc(self, place) -> Loc:
+        return self._node_loc(place[0])
+
+    def _place_key_loc(self, place, key: str) -> Loc | None:
+        node = place[0]
+        if node.__class__ is not _MappingNode:
+            return None
+        pair = self._pairs(node).get(key)
+        return None if pair is None else self._marks.scalar_loc(pair[0])
+
+    def _place_scalar(self, place) -> ScalarSpan | None:
+        node, parent = place
+        if node.__class__ is not _ScalarNode or node.tag not in _TEXT_TAGS:
+            return None
+        marks = self._marks
+        parent_indent = -1 if parent is None else marks._mark_position(parent.start_mark)[1] - 1
+        return ScalarSpan(node.style or None, marks.mark_index(node.start_mark),
+                          marks.mark_index(node.end_mark), parent_indent)
 
 
 class _LazyOffsetMap:
@@ -170,21 +302,13 @@ class _Frame:
     have_key: bool = False
 
 
-class _Builder:
-    """Turns a YAML event stream into values and positions, checking limits as it goes."""
+class _Marks:
+    """Locations of libyaml marks (from events or composed nodes) in one file's text."""
 
-    def __init__(self, text: str, path: str, limits: Limits) -> None:
+    def __init__(self, text: str, path: str, lines: LineIndex) -> None:
         self.text = text
         self.path = path
-        self.limits = limits
-        self.lines = LineIndex(text)
-        self.diags: list[Diagnostic] = []
-        self.stack: list[_Frame] = []
-        self.anchors: dict[str, tuple[Any, _Pos, int] | None] = {}
-        self.alias_nodes = 0
-        self.documents = 0
-        self.root: tuple[Any, _Pos] | None = None
-        self.multiline_scalars: list[tuple[int, int]] = []
+        self.lines = lines
 
     def mark_loc(self, start, end=None) -> Loc:
         end = end or start
@@ -202,6 +326,34 @@ class _Builder:
 
     def mark_index(self, mark) -> int:
         return self.lines.index(mark.line, mark.column)
+
+    def scalar_loc(self, scalar) -> Loc:
+        """The location of a scalar (event or node); a block scalar ends at its last
+        character that is not a trailing space or line break."""
+        if scalar.style in ("|", ">"):
+            end = self.mark_index(scalar.end_mark)
+            start = self.mark_index(scalar.start_mark)
+            while end > start + 1 and self.text[end - 1] in " \t\n":
+                end -= 1
+            line, column = self.lines.position(end)
+            return Loc(self.path, scalar.start_mark.line + 1, scalar.start_mark.column + 1,
+                       line, column)
+        return self.mark_loc(scalar.start_mark, scalar.end_mark)
+
+
+class _Builder(_Marks):
+    """Turns a YAML event stream into values and positions, checking limits as it goes."""
+
+    def __init__(self, text: str, path: str, limits: Limits) -> None:
+        super().__init__(text, path, LineIndex(text))
+        self.limits = limits
+        self.diags: list[Diagnostic] = []
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, _Pos, int] | None] = {}
+        self.alias_nodes = 0
+        self.documents = 0
+        self.root: tuple[Any, _Pos] | None = None
+        self.multiline_scalars: list[tuple[int, int]] = []
 
     def fail(self, code: str, loc: Loc, message: str, hint: str = "") -> None:
         self.diags.append(diagnostic(code, loc, message, hint))
@@ -244,16 +396,6 @@ class _Builder:
                 self.multiline_scalars.append((start, end))
         self.register(event.anchor, value, pos, 1)
         self.add(value, pos, 1, event)
-
-    def scalar_loc(self, event) -> Loc:
-        if event.style in ("|", ">"):
-            end = self.mark_index(event.end_mark)
-            start = self.mark_index(event.start_mark)
-            while end > start + 1 and self.text[end - 1] in " \t\n":
-                end -= 1
-            line, column = self.lines.position(end)
-            return Loc(self.path, event.start_mark.line + 1, event.start_mark.column + 1, line, column)
-        return self.mark_loc(event.start_mark, event.end_mark)
 
     def scalar_value(self, event, loc: Loc) -> Any:
         tag = event.tag
@@ -453,10 +595,123 @@ def _syntax_diagnostic(error: yaml.YAMLError, builder: _Builder) -> Diagnostic:
                       f"YAML syntax error: {reason}")
 
 
+# ---------------------------------------------------------------- the fast path
+
+_FAST_LOADING = _Loader is not yaml.SafeLoader  # needs libyaml's composer (and its depth cap)
+
+_MAYBE_UNUSUAL = re.compile(
+    r"\t|&[^\s,\[\]{}]|(?:^|[-?:,\[{])[ ]*!(?:[<\s,]|$)|^%", re.MULTILINE)
+"""Text the fast loader leaves to the checking one: any tab; anything that may be an anchor
+(``&`` and a name character; without one, an alias is a syntax error); anything that may be
+the non-specific tag ``!`` (which the composer resolves like an untagged scalar, but the
+checking loader keeps as text): a ``!`` followed by a space, ``<``, ``,`` or the line end
+where a node can start (a line's start, or after ``-``, ``?``, ``:``, ``,``, ``[`` or ``{``
+and spaces); a line starting with ``%`` (a directive). Prose can match too; that only costs
+the slower load."""
+
+
+class _Unusual(Exception):
+    """The fast loader met something the checking loader would report, or that it does not
+    vouch for; the file is loaded again by the checking loader."""
+
+
+def _load_fast(text: str, path: str, limits: Limits) -> Document | None:
+    """Load the common, valid case fast, or return None to leave the file to the checking
+    loader (whose diagnostics are then the answer).
+
+    libyaml composes the node tree in C (marks included, nesting capped by libyaml itself);
+    one Python walk turns it into plain values and refuses whatever the checking loader would
+    report: unsupported tags, invalid numbers, non-text or merge (``<<``) keys, repeated keys,
+    nesting deeper than the limit, an empty file. Aliases and tabs never get this far (see
+    ``_MAYBE_UNUSUAL``); syntax errors and second documents fail the compose. Positions are
+    not computed here: the document works them out from the nodes when asked."""
+    if not _FAST_LOADING or _MAYBE_UNUSUAL.search(text):
+        return None
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except Exception:  # noqa: BLE001 - whatever it is, the checking loader reports or raises it
+        return None
+    if root is None:
+        return None
+    try:
+        data = _plain_values(root, limits.max_depth)
+    except _Unusual:
+        return None
+    if data is None:
+        return None
+    return _ComposedDocument(path, text, data, root)
+
+
+def _plain_values(root: yaml.Node, max_depth: int) -> Any:
+    """The plain value of a composed node tree, as the checking loader would build it (see
+    :func:`_load_fast`); raises :class:`_Unusual` instead of anything it would report."""
+    constructed: dict[tuple[str, str], Any] = {}  # (tag, text) -> value, for non-text scalars
+
+    def scalar(node: yaml.ScalarNode) -> Any:
+        tag = node.tag
+        if tag in _TEXT_TAGS:
+            return node.value
+        key = (tag, node.value)
+        if key in constructed:
+            return constructed[key]
+        method = _CONSTRUCTORS.get(tag)
+        if method is None:
+            raise _Unusual
+        try:
+            value = getattr(_constructor, method)(node)
+        except (ValueError, yaml.YAMLError):
+            raise _Unusual from None
+        constructed[key] = value
+        return value
+
+    def collection(node: yaml.Node, depth: int) -> Any:
+        if depth >= max_depth or node.tag not in (_SEQ, _MAP):
+            raise _Unusual
+        items = node.value
+        if not items and not node.flow_style:
+            raise _Unusual  # no location rule for an empty block collection
+        if node.__class__ is _SequenceNode:
+            return [item.value if item.__class__ is _ScalarNode and item.tag == _STR
+                    else scalar(item) if item.__class__ is _ScalarNode
+                    else collection(item, depth + 1) for item in items]
+        out: dict[str, Any] = {}
+        for key_node, value_node in items:
+            if key_node.__class__ is not _ScalarNode:
+                raise _Unusual
+            key = key_node.value
+            if key in out or (key == "<<" and not key_node.style):
+                raise _Unusual
+            if value_node.__class__ is _ScalarNode:
+                out[key] = value_node.value if value_node.tag == _STR else scalar(value_node)
+            else:
+                out[key] = collection(value_node, depth + 1)
+        return out
+
+    if root.__class__ is _ScalarNode:
+        return scalar(root)
+    return collection(root, 0)
+
+
+
 def load_yaml_text(text: str, path: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
     """Load YAML source ``text`` (shown as ``path`` in diagnostics) into a :class:`Document`.
-    Returns ``(None, diagnostics)`` when the file cannot be loaded at all."""
+    Returns ``(None, diagnostics)`` when the file cannot be loaded at all.
+
+    Positions are needed only to report something, so the usual, valid file takes the fast
+    path (:func:`_load_fast`: libyaml builds the tree in C, positions are worked out later from
+    its marks, on demand); any file it does not vouch for is loaded by the checking loader,
+    whose diagnostics are then returned. Either way the document and diagnostics are the
+    same."""
     text = normalise_newlines(text)
+    document = _load_fast(text, path, limits)
+    if document is not None:
+        return document, []
+    return _load_checked(text, path, limits)
+
+
+def _load_checked(text: str, path: str, limits: Limits) -> tuple[Document | None, list[Diagnostic]]:
+    """The checking loader: one pass over libyaml's events that records every position and
+    reports every problem (``text`` has its newlines normalised)."""
     builder = _Builder(text, path, limits)
     try:
         builder.run(yaml.parse(text, Loader=_Loader))
@@ -480,7 +735,7 @@ def load_yaml_text(text: str, path: str, limits: Limits = Limits()) -> tuple[Doc
                                 "a content file needs its top-level key, e.g. 'cards:'"))
         return None, diags
     data, root = builder.root
-    return Document(path, text, data, root, builder.lines), diags
+    return _BuiltDocument(path, text, data, root, builder.lines), diags
 
 
 def _inside_any(index: int, spans: list[tuple[int, int]]) -> bool:
