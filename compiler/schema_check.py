@@ -53,10 +53,40 @@ def fast_check_for(kind: str):
     """A compiled yes/no check of the same schema (fastjsonschema generates Python code for it):
     valid content is accepted in a fraction of jsonschema's time, and anything it rejects is
     explained by jsonschema, error by error. ``tests/compiler/test_schemas.py`` checks that the
-    two always agree."""
+    two always agree.
+
+    Only yes or no is used, so the check is generated without detailed exceptions: a failed
+    ``if`` branch (taken for every entry that does not match the condition) then raises a
+    short message instead of building the failing schema and a formatted description."""
     schema = dict(load_schema(kind))
     schema.pop("$schema", None)  # the keywords used are draft-07 compatible
-    return fastjsonschema.compile(schema)
+    return fastjsonschema.compile(_const_as_enum(schema), detailed_exceptions=False)
+
+
+_NAMES_TO_SCHEMAS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+"""Keywords whose value maps names (not keywords) to subschemas."""
+_LITERALS = ("enum", "const", "default", "examples")
+"""Keywords whose value is data, not a subschema."""
+
+
+def _const_as_enum(schema: Any) -> Any:
+    """``schema`` with each ``const: X`` keyword written as the equivalent ``enum: [X]``
+    (fastjsonschema 2.22 cannot generate ``const`` without detailed exceptions)."""
+    if isinstance(schema, list):
+        return [_const_as_enum(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "const" and "enum" not in schema:
+            out["enum"] = [value]
+        elif key in _LITERALS:
+            out[key] = value
+        elif key in _NAMES_TO_SCHEMAS and isinstance(value, dict):
+            out[key] = {name: _const_as_enum(sub) for name, sub in value.items()}
+        else:
+            out[key] = _const_as_enum(value)
+    return out
 
 
 def is_valid(kind: str, data: Any) -> bool:

@@ -207,6 +207,7 @@ class _ComposedDocument(Document):
         self._root = root
         self._marks_of: _Marks | None = None
         self._key_index: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+        self._places: dict[Path, tuple[yaml.Node, yaml.Node | None]] = {(): (root, None)}
 
     @property
     def _marks(self) -> _Marks:
@@ -223,20 +224,31 @@ class _ComposedDocument(Document):
         return index
 
     def _deepest(self, path: Path) -> tuple[tuple[yaml.Node, yaml.Node | None], bool]:
-        node, parent = self._root, None
-        for step in path:
-            kind = node.__class__
-            if kind is _MappingNode and isinstance(step, str):
-                pair = self._pairs(node).get(step)
-                if pair is None:
-                    return (node, parent), False
-                node, parent = pair[1], node
-            elif (kind is _SequenceNode and isinstance(step, int) and not isinstance(step, bool)
-                  and 0 <= step < len(node.value)):
-                node, parent = node.value[step], node
-            else:
-                return (node, parent), False
-        return (node, parent), True
+        # Places found are remembered by path: the model asks about many siblings and
+        # descendants of the same entries (their ids, effects, keys), so each step from a
+        # parent is taken once.
+        if type(path) is not tuple:
+            path = tuple(path)
+        place = self._places.get(path)
+        if place is not None:
+            return place, True
+        parent, found = self._deepest(path[:-1])
+        if not found:
+            return parent, False
+        node, step = parent[0], path[-1]
+        kind = node.__class__
+        if kind is _MappingNode and isinstance(step, str):
+            pair = self._pairs(node).get(step)
+            if pair is None:
+                return parent, False
+            child = pair[1]
+        elif (kind is _SequenceNode and isinstance(step, int) and not isinstance(step, bool)
+              and 0 <= step < len(node.value)):
+            child = node.value[step]
+        else:
+            return parent, False
+        place = self._places[path] = (child, node)
+        return place, True
 
     def _node_loc(self, node: yaml.Node) -> Loc:
         if node.__class__ is _ScalarNode:
