@@ -110,8 +110,9 @@ class _Writer:
         self.runners = runners
         self.lines: list[str] = []
         self.depth = 0
-        self.gen = exprs._Gen()
+        self.gen = _StatementGen(self)
         self.names: dict = {}
+        self.names_by_key: dict = {}
         self.pending = 0
         self.count = 0  # statements inlined so far
         self.seat: tuple | None = None  # (seat local, values local) for the current `you`
@@ -184,6 +185,21 @@ class _Writer:
                       f"and 0 <= {who} < rt.n else None")
             self.seat = (who, v)
         return self.seat
+
+    def seat_keys(self, zone) -> str | None:
+        """For ``zone`` (a lowered zone reference to a player zone of ``you``): the name of
+        the tuple of its keys by seat (``'0:hand'``, ``'1:hand'``, ...), else None."""
+        if zone[0] != "zone" or zone[2] is not None \
+                or self.rules.zones.get(zone[1], {}).get("scope") != "player":
+            return None
+        return self.zone_keys(zone[1])
+
+    def zone_keys(self, zid: str) -> str:
+        key = ("zone keys", zid)
+        if key not in self.names_by_key:
+            self.names_by_key[key] = self.name(
+                "zk", tuple(f"{seat}:{zid}" for seat in range(MAX_SEATS)))
+        return self.names_by_key[key]
 
     def env_changed(self) -> None:
         self.seat = None
@@ -292,17 +308,18 @@ class _Writer:
             self.line(f"    {g} = rt.add_value({who}, {name!r}, {n})" if event is not None
                       else f"    rt.add_value({who}, {name!r}, {n})")
             if event is not None:
-                m = self.fresh("m")
                 self.line(f"if {g} > 0:")
-                self.line(f"    {m} = rt.trigger_matches({event!r}, {who}, "
-                          f"{{'amount': {g}, 'target': {name!r}, 'player': {who}}})")
-                self.line(f"    if {m}:")
-                self.line(f"        _run_triggers(rt, {m})")
-                self.line(f"        {pushed} = True")
+                self.depth += 1
+                m = self.matches(event, who, f"{{'amount': {g}, 'target': {name!r}, "
+                                             f"'player': {who}}}")
+                self.line(f"if {m}:")
+                self.line(f"    _run_triggers(rt, {m})")
+                self.line(f"    {pushed} = True")
                 if i < last:  # the rest of the gain waited in a frame
-                    self.line("        s['steps'] += 1")
-                    self.line("        if s['steps'] > budget:")
-                    self.line("            rt.over_budget(env)")
+                    self.depth += 1
+                    self.add_steps(1)
+                    self.depth -= 1
+                self.depth -= 1
         self.depth -= 1
         return pushed
 
@@ -369,10 +386,35 @@ class _Writer:
         self.depth -= 1
         self.pending += 1  # the announcement's frame
         if event in self.rules.triggers:
-            self.line(f"_run_triggers(rt, rt.trigger_matches({event!r}, {who}, "
-                      f"{{'amount': {n}, 'target': {name!r}, 'player': {who}}}))")
+            m = self.matches(event, who, f"{{'amount': {n}, 'target': {name!r}, "
+                                         f"'player': {who}}}")
+            self.line(f"if {m}:")
+            self.line(f"    _run_triggers(rt, {m})")
         self.depth -= 1
         return "True"
+
+    def matches(self, event: str, who: str, fields: str) -> str:
+        """``rt.trigger_matches(event, who, fields)`` inline (``who`` a valid seat): the live
+        cards of ``who`` scanned in place, each subscriber's abilities checked by
+        ``rt._respond``. The local holding the matches (None when there are none)."""
+        subscribers = self.rules.triggers[event]
+        by_face = [self.name(f"sub_{face}", {card: indexes for (card, f), indexes
+                                             in subscribers.items() if f == face})
+                   for face in ("front", "back")]
+        m, c, cp, ix = (self.fresh(stem) for stem in ("m", "c", "cp", "ix"))
+        self.line(f"{m} = None")
+        for zid in self.rules.active_zones:
+            self.line(f"for {c} in s['z'][{self.zone_keys(zid)}[{who}]]:")
+            self.line(f"    {cp} = s['c'][{c}]")
+            self.line(f"    if {cp}['k'] == 'card' and not {cp}.get('t'):")
+            self.line(f"        {ix} = ({by_face[1]} if {cp}.get('u') else {by_face[0]})"
+                      f".get({cp}['d'])")
+            self.line(f"        if {ix} is not None:")
+            self.line(f"            if {m} is None:")
+            self.line(f"                {m} = []")
+            self.line(f"            rt._respond({m}, {ix}, {c}, {cp}, {cp}['d'], "
+                      f"'back' if {cp}.get('u') else 'front', {who}, {fields})")
+        return m
 
     def s_pay(self, nid, node) -> str:
         plan = self.static_plan(nid)
@@ -474,7 +516,7 @@ class _Writer:
 
     def s_foreach(self, nid, node) -> str:
         var = node[1]
-        outer, k, item = self.fresh("env"), self.fresh("k"), self.fresh("i")
+        outer, item = self.fresh("env"), self.fresh("i")
         self.line(f"{outer} = env")
         if node[6] is not None:
             selected = self.gen.expr(["comp", var, self.lowered(nid)[2], self.lowered(nid)[3],
@@ -486,7 +528,6 @@ class _Writer:
         self.names["_foreach_items"] = foreach_items
         if node[6] is not None and var not in ("you", "this"):
             self.values()  # looked up once, before the loop
-        self.line(f"{k} = 1")
         self.line(f"for {item} in {item}s:")
         mark = len(self.lines)
         seat = self.seat
@@ -502,8 +543,17 @@ class _Writer:
                 # the seat around the loop is still the right one
                 self.seat = seat
             self.inline_or_call(node[4])
-            self.loop_steps(k)
+            per_item.append(self.pending)
+            self.pending = 0
+        per_item: list[int] = []
         self.block(body)
+        # the items are a list made up front, so the loop ends: its own steps (each body's
+        # frame and static steps, the loop's frame between two) are added after it
+        self.line(f"if {item}s:")
+        self.depth += 1
+        self.line(f"s['steps'] += len({item}s) * {2 + per_item[0]} - 1")
+        self.check()
+        self.depth -= 1
         if node[6] is not None and var not in ("you", "this") and not _reads_env(
                 self.lines[mark + 4:]):
             # the body never reads the env: no copy per item (the budget check's message
@@ -523,15 +573,50 @@ class _Writer:
                 for z in (source, dest)):
             return self.call(nid)
         who, v = self.values()
-        keys = [self.name("zk", tuple(f"{seat}:{z[1]}" for seat in range(MAX_SEATS)))
-                for z in (source, dest)]
+        keys = [self.zone_keys(z[1]) for z in (source, dest)]
+        refill = zones[source[1]]["refill_from"]
+        if not refill:
+            refill_key = "None"
+        elif zones[refill]["scope"] == "player":
+            refill_key = f"{self.zone_keys(refill)}[{who}]"
+        else:
+            refill_key = repr(f"g:{refill}")
+        rolls = zones[dest[1]]["on_enter"] == "roll"
         self.line(f"if {v} is None:")
         self.depth += 1
         self.fallback(nid)
         self.depth -= 1
         self.line("else:")
-        self.line(f"    _draw(rt, {count[1]}, {keys[0]}[{who}], {keys[1]}[{who}])")
+        self.line(f"    _draw(rt, {count[1]}, {keys[0]}[{who}], {keys[1]}[{who}], "
+                  f"{refill_key}, {rolls})")
         return "False"
+
+
+class _StatementGen(exprs._Gen):
+    """Expressions inside a generated statement: as :mod:`runtime.exprs` writes them, except
+    ``you.NAME`` of a player's value, read from the seat's value dict the statement already
+    holds (see :meth:`_Writer.values`)."""
+
+    def __init__(self, writer: "_Writer"):
+        super().__init__()
+        self.writer = writer
+
+    def expr(self, e, env: str, scope: dict) -> str:
+        if (e is not None and e[0] == "attr" and e[1] == ["env", "you"] and not scope
+                and not self.loops and env == "env"
+                and self.writer.rules.value_scope.get(e[2]) == "player"):
+            _who, v = self.writer.values()
+            general = super().expr(e, env, scope)
+            return f"({v}[{e[2]!r}] if {v} is not None else {general})"
+        return super().expr(e, env, scope)
+
+    def zone_items(self, e, env: str, scope: dict) -> str:
+        keys = self.writer.seat_keys(e) if not scope and env == "env" else None
+        if keys is None:
+            return super().zone_items(e, env, scope)
+        _who, v = self.writer.values()
+        return f"(s['z'][{keys}[{_who}]] if {v} is not None else " \
+               f"{super().zone_items(e, env, scope)})"
 
 
 YOU_ONLY = "  # env: you"
@@ -564,21 +649,17 @@ def foreach_items(rt, node, env) -> list:
     return out
 
 
-def draw(rt, count: int, source: str, dest: str) -> None:
+def draw(rt, count: int, source: str, dest: str, refill_key: str | None, rolls: bool) -> None:
     """``draw count from source to dest`` (zone keys): the top component each time, the source
-    refilled from its ``refill_from`` zone (and shuffled) when empty, as ``h_draw`` does."""
+    refilled from ``refill_key`` (its ``refill_from`` zone) and shuffled when empty, as
+    ``h_draw`` does; ``rolls``: the destination rolls dice entering it."""
     s = rt.s
     zones = s["z"]
     src, dst = zones[source], zones[dest]
     comps = s["c"]
-    rolls = rt.r.zones[dest.split(":", 1)[1]]["on_enter"] == "roll"
     for _ in range(count):
         if not src:
-            refill = rt.r.zones[source.split(":", 1)[1]]["refill_from"]
-            if refill:
-                owner = source.split(":", 1)[0]
-                refill_key = f"{owner}:{refill}" if rt.r.zones[refill]["scope"] == "player" \
-                    else f"g:{refill}"
+            if refill_key is not None:
                 for comp_id in list(zones[refill_key]):
                     rt.move_component(comp_id, source)
                 s["rng"] = rng.shuffle(s["rng"], src)

@@ -125,6 +125,7 @@ class _Gen:
         self.loops: list[dict] = []  # the comprehensions being generated, innermost last
         self.in_source = 0  # inside a comprehension's source: Python allows no := there
         self.components: dict[str, str] = {}  # item local of a loop over a zone -> components
+        self.printed: dict[str, str] = {}  # item local of a loop over a zone -> printed props
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -166,6 +167,9 @@ class _Gen:
         if op == "const":
             return f"rt.constant({e[1]!r}, {self.you(scope)})"
         if op == "attr":
+            local = scope.get(e[1][1]) if e[1][0] == "env" else None
+            if local in self.components and not self.in_source:
+                return self.component_attr(local, e[2])
             return f"rt.attr({x(e[1])}, {e[2]!r})"
         if op == "attrvar":
             return f"rt.attr({x(e[1])}, {x(e[2])})"
@@ -225,6 +229,20 @@ class _Gen:
         return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
                 f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
 
+    def zone_items(self, e, env: str, scope: dict) -> str:
+        """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
+        the zone's list itself (``_items`` takes either; the comprehension only reads it)."""
+        return self.expr(e, env, scope)
+
+    def component_attr(self, local: str, name: str) -> str:
+        """``item.name`` of a component in a loop over a zone: the printed props of the side
+        it shows (``Rules.printed``) read in place, :meth:`Interpreter.attr` for anything
+        else (owner, face, state flags, props no side prints)."""
+        props, comp = self.fresh("pp"), self.fresh("cp")
+        return (f"({props}[{name!r}] if {name!r} in ({props} := {self.printed[local]}.get("
+                f"({comp} := {self.components[local]}[{local}])['d'], _NO_PROPS)"
+                f"[1 if {comp}.get('u') else 0]) else rt.attr({local}, {name!r}))")
+
     @staticmethod
     def you(scope: dict) -> str:
         """``env.get('you')`` (a comprehension over ``you`` binds it to its item)."""
@@ -247,12 +265,14 @@ class _Gen:
         """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension."""
         var = e[1]
         self.in_source += 1
-        source = self.expr(e[2], env, scope)
+        source = self.zone_items(e[2], env, scope) if e[2][0] == "zone" \
+            else self.expr(e[2], env, scope)
         self.in_source -= 1
         item, inner = self.fresh("x"), self.fresh("e")
-        comps = self.fresh("c")
+        comps, printed = self.fresh("c"), self.fresh("pr")
         if e[2][0] == "zone":
             self.components[item] = comps
+            self.printed[item] = printed
         inner_scope = dict(scope)
         inner_scope[var] = item
         loop = {"var": var, "env": env, "scope": scope, "memos": []}
@@ -263,6 +283,8 @@ class _Gen:
         loops = f"for {item} in _items(rt, {source})"
         if loop["memos"]:
             loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
+        if re.search(rf"\b{printed}\b", f"{where} {value}"):
+            loops = f"for {printed} in (rt.r.printed,) {loops}"
         if re.search(rf"\b{comps}\b", f"{where} {value}"):
             loops = f"for {comps} in (rt.s['c'],) {loops}"
         if re.search(rf"\b{inner}\b", f"{where} {value}"):
@@ -547,6 +569,7 @@ BUILTINS: dict[str, Callable] = {
 _HELPERS: dict[str, Any] = {
     "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
+    "_NO_PROPS": ({}, {}),
     **{name: _compare(op) for op, name in _COMPARE.items()},
     **{name: _arith(op) for op, name in _ARITH.items()},
 }

@@ -107,6 +107,15 @@ class Rules:
             front = card["front"]["props"]
             back = dict(front, **card["back"]["props"]) if card.get("back") else front
             self.card_props[cid] = (front, back)
+        self.printed: dict[str, tuple[dict, dict]] = dict(self.card_props)
+        """Per card or die: the printed props ``attr`` sees, as ``(side 0, side 1)`` (a die
+        has one set; its component has no ``u``, so always index 0). Generated expressions
+        read it in place; an id that is both a card and a die is left out (``attr`` decides)."""
+        for did, d in self.dice.items():
+            if did in self.printed:
+                del self.printed[did]
+            else:
+                self.printed[did] = (d["props"], d["props"])
         self.always_feasible = always_feasible(self.nodes, self.procedures)
         self.direct = codegen.install(self, direct.runners(self, direct.decision_free(self)))
         """Per node: how it runs when it never asks a decision (then as nested calls, not
