@@ -310,10 +310,9 @@ class _Writer:
             if event is not None:
                 self.line(f"if {g} > 0:")
                 self.depth += 1
-                m = self.matches(event, who, f"{{'amount': {g}, 'target': {name!r}, "
-                                             f"'player': {who}}}")
+                m = self.fire(event, who, f"'amount': {g}, 'target': {name!r}, "
+                                          f"'player': {who}")
                 self.line(f"if {m}:")
-                self.line(f"    _run_triggers(rt, {m})")
                 self.line(f"    {pushed} = True")
                 if i < last:  # the rest of the gain waited in a frame
                     self.depth += 1
@@ -386,34 +385,48 @@ class _Writer:
         self.depth -= 1
         self.pending += 1  # the announcement's frame
         if event in self.rules.triggers:
-            m = self.matches(event, who, f"{{'amount': {n}, 'target': {name!r}, "
-                                         f"'player': {who}}}")
-            self.line(f"if {m}:")
-            self.line(f"    _run_triggers(rt, {m})")
+            self.fire(event, who, f"'amount': {n}, 'target': {name!r}, 'player': {who}")
         self.depth -= 1
         return "True"
 
-    def matches(self, event: str, who: str, fields: str) -> str:
-        """``rt.trigger_matches(event, who, fields)`` inline (``who`` a valid seat): the live
-        cards of ``who`` scanned in place, each subscriber's abilities checked by
-        ``rt._respond``. The local holding the matches (None when there are none)."""
+    def fire(self, event: str, who: str, fields: str) -> str:
+        """Announce ``event`` for seat ``who`` (valid) and run what responds, as
+        ``direct.run_triggers(rt, rt.trigger_matches(event, who, fields))`` does, inline: the
+        live cards of ``who`` scanned in place, the responding abilities (decision-free, never
+        once per round, or this statement would not be generated) listed first, then each one
+        counted (its trigger's frame, its effect's frame) and run. ``fields``: the event's
+        fields as dict-display items. The local holding the list of what responded."""
         subscribers = self.rules.triggers[event]
-        by_face = [self.name(f"sub_{face}", {card: indexes for (card, f), indexes
-                                             in subscribers.items() if f == face})
-                   for face in ("front", "back")]
-        m, c, cp, ix = (self.fresh(stem) for stem in ("m", "c", "cp", "ix"))
-        self.line(f"{m} = None")
+        code = self.rules.card_code
+        by_face = []
+        for face in ("front", "back"):
+            table = {}
+            for (card, f), indexes in subscribers.items():
+                if f == face:
+                    abilities = code[(card, face)]["abilities"]
+                    table[card] = [(abilities[i]["effect"], abilities[i]["where_fn"])
+                                   for i in indexes]
+            by_face.append(self.name(f"sub_{face}", table))
+        m, c, cp, ab, eff, where, e = (self.fresh(stem) for stem in
+                                       ("m", "c", "cp", "ab", "eff", "where", "e"))
+        self.line(f"{m} = []")
         for zid in self.rules.active_zones:
             self.line(f"for {c} in s['z'][{self.zone_keys(zid)}[{who}]]:")
             self.line(f"    {cp} = s['c'][{c}]")
             self.line(f"    if {cp}['k'] == 'card' and not {cp}.get('t'):")
-            self.line(f"        {ix} = ({by_face[1]} if {cp}.get('u') else {by_face[0]})"
+            self.line(f"        {ab} = ({by_face[1]} if {cp}.get('u') else {by_face[0]})"
                       f".get({cp}['d'])")
-            self.line(f"        if {ix} is not None:")
-            self.line(f"            if {m} is None:")
-            self.line(f"                {m} = []")
-            self.line(f"            rt._respond({m}, {ix}, {c}, {cp}, {cp}['d'], "
-                      f"'back' if {cp}.get('u') else 'front', {who}, {fields})")
+            self.line(f"        if {ab} is not None:")
+            self.line(f"            for {eff}, {where} in {ab}:")
+            self.line(f"                {e} = {{{fields}, 'you': {who}, 'this': {c}}}")
+            self.line(f"                if {where} is None or {where}(rt, {e}):")
+            self.line(f"                    {m}.append(({eff}, {e}))")
+        self.line(f"for {eff}, {e} in {m}:")
+        self.line(f"    s['steps'] += 1 if {eff} is None else 2")
+        self.line("    if s['steps'] > budget:")
+        self.line(f"        rt.over_budget({e})")
+        self.line(f"    if {eff} is not None:")
+        self.line(f"        _D[{eff}](rt, _N[{eff}], {e})")
         return m
 
     def s_pay(self, nid, node) -> str:
