@@ -8,14 +8,15 @@
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from lark.lexer import LexerThread
 from lark.parsers.lalr_analysis import Shift
+from lark.utils import TextSlice
 
 from . import ir
 
@@ -122,6 +123,8 @@ def _report(text: str, start: str) -> ir.Node:
 
 def _check_brackets(text: str) -> None:
     """Reject brackets nested deeper than MAX_DEPTH (parentheses leave no trace in the tree)."""
+    if text.count("(") + text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # too few brackets to nest that deep
     depth, in_text = 0, False
     for i, ch in enumerate(text):
         if ch == '"':
@@ -208,6 +211,50 @@ class _Tables:
 
         self.states = {state: {token: action(*act) for token, act in actions.items()}
                        for state, actions in table.states.items()}
+        self._scanners: dict = {}  # parser state -> _StateScanner, made on first use
+        self.skip_space = _only_space_ignored(lark)
+
+    def scanner(self, state) -> "_StateScanner":
+        """What the contextual lexer matches in parser state ``state``."""
+        found = self._scanners.get(state)
+        if found is None:
+            lexer = self.lexer.lexers[state]
+            match = lexer.scanner.match  # builds the scanner and the lexer's callbacks
+            found = self._scanners[state] = _StateScanner(
+                match, lexer.ignore_types, lexer.newline_types, lexer.callback)
+        return found
+
+
+def _only_space_ignored(lark: Lark) -> bool:
+    """Whether white space can be skipped without asking the state's scanner: the one ignored
+    terminal is ``/\\s+/`` and no other terminal can start with white space (so the scanner
+    of every state, which always includes the ignored terminal, would match just that)."""
+    ignored = [t for t in lark.terminals if t.name in lark.lexer_conf.ignore]
+    if [t.pattern.to_regexp() for t in ignored] != [r"\s+"]:
+        return False
+    for terminal in lark.terminals:
+        if terminal in ignored:
+            continue
+        if terminal.pattern.type == "str":
+            if terminal.pattern.value[:1].isspace():
+                return False
+        elif any(re.match(terminal.pattern.to_regexp(), space + after)
+                 for space in " \t\n" for after in ("", "a", "0", '"', ")")):
+            return False  # a regex terminal that may start with white space
+    return True
+
+
+@dataclass(frozen=True)
+class _StateScanner:
+    """One parser state's terminals, as Lark's contextual lexer uses them: ``match(text, pos)``
+    gives ``(value, type)`` of the terminal there (or None), ignored types are skipped, tokens of
+    ``newline_types`` may span lines, and ``callback`` maps a type to its token callback
+    (keywords matched as names, and ``_reserve``)."""
+
+    match: Callable
+    ignore: frozenset
+    newline: frozenset
+    callback: dict
 
 
 def _reduction(rule, builder: "_ToIR") -> _Reduction:
@@ -239,19 +286,6 @@ def _reduction(rule, builder: "_ToIR") -> _Reduction:
 @functools.cache
 def _tables() -> _Tables:
     return _Tables(_lark())
-
-
-class _ParserPosition:
-    """What Lark's contextual lexer asks of a parser: its current state (``position``)."""
-
-    __slots__ = ("stack",)
-
-    def __init__(self, stack: list) -> None:
-        self.stack = stack
-
-    @property
-    def position(self):
-        return self.stack[-1]
 
 
 def _build_ir(text: str, start: str) -> ir.Node:
@@ -299,8 +333,7 @@ def _build_ir(text: str, start: str) -> ir.Node:
         state_stack.append(states[state_stack[-1]][red.goto][1])
         entries.append((value, first, last, depth))
 
-    lexer = LexerThread.from_text(tables.lexer, text)
-    for token in lexer.lex(_ParserPosition(state_stack)):
+    for token in _tokens(tables, text, state_stack):
         while True:
             action = states[state_stack[-1]].get(token.type)
             if action is None:
@@ -310,7 +343,10 @@ def _build_ir(text: str, start: str) -> ir.Node:
                 state_stack.append(arg)
                 entries.append((token, token.start_pos, token.end_pos, 0))
                 break
-            reduce(arg)
+            if arg.unit:  # as in reduce(), inline: most reductions are these
+                state_stack[-1] = states[state_stack[-2]][arg.goto][1]
+            else:
+                reduce(arg)
     end_state = tables.end_states[start]
     while True:
         action = states[state_stack[-1]].get("$END")
@@ -322,6 +358,52 @@ def _build_ir(text: str, start: str) -> ir.Node:
             if depth > MAX_DEPTH:
                 raise _NotBuilt
             return value
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _tokens(tables: _Tables, text: str, state_stack: list):
+    """The tokens of ``text``, lexed as Lark's contextual lexer does (each with the terminals
+    of the parser's current state, ``state_stack[-1]``, positions and line numbers included)
+    but without its per-token machinery; raises _NotBuilt where that lexer would fail, so
+    ``_report`` explains with Lark's own."""
+    pos, end = 0, len(text)
+    line, line_start = 1, 0
+    whole = TextSlice(text, 0, end)  # what Lark's scanners match in
+    skip_space = tables.skip_space
+    while pos < end:
+        if skip_space and text[pos].isspace():
+            # the grammar's one ignored terminal, /\s+/, is the only one that can start with
+            # white space, so this is what every state's scanner would match here
+            space = _SPACE.match(text, pos).group()
+            newlines = space.count("\n")
+            if newlines:
+                line += newlines
+                line_start = pos + space.rindex("\n") + 1
+            pos += len(space)
+            continue
+        scanner = tables.scanner(state_stack[-1])
+        found = scanner.match(whole, pos)
+        if not found:
+            raise _NotBuilt
+        value, kind = found
+        ignored = kind in scanner.ignore
+        token = None
+        if not ignored or kind in scanner.callback:
+            token = Token(kind, value, pos, line, pos - line_start + 1)
+        if kind in scanner.newline:
+            newlines = value.count("\n")
+            if newlines:
+                line += newlines
+                line_start = pos + value.rindex("\n") + 1
+        pos += len(value)
+        if token is not None:
+            token.end_line, token.end_column, token.end_pos = line, pos - line_start + 1, pos
+            if kind in scanner.callback:
+                token = scanner.callback[kind](token)
+            if not ignored:
+                yield token
 
 
 # --------------------------------------------------------------------------- IR builders
