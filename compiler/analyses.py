@@ -14,7 +14,7 @@ from itertools import islice
 import networkx as nx
 
 from .diagnostics import Diagnostic, diagnostic, sort_diagnostics
-from .graph import reachable
+from .graph import adjacency, reachable
 from .model import AbilityDef, CardDef, Loc, Pack
 
 LOOP_EDGES = frozenset({"calls", "emits", "subscribes"})
@@ -47,9 +47,11 @@ def analyse(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
 def trigger_cycles(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
     """E501 for each elementary cycle of calls/emits/subscribes through triggered abilities
     none of which is once per round (such an ability exhausts, which ends the loop)."""
+    _nodes, succ, _pred = adjacency(graph)
     loops = nx.DiGraph()
     loops.add_nodes_from(sorted(graph.nodes))
-    loops.add_edges_from(sorted((u, v) for u, v, data in graph.edges(data=True)
+    loops.add_edges_from(sorted((u, v) for u, targets in succ.items()
+                                for v, kinds in targets.items() for data in kinds.values()
                                 if data["kind"] in LOOP_EDGES and not data["dynamic"]))
     loops.remove_nodes_from([n for n in sorted(loops.nodes) if loops.degree(n) == 0])
     # Only a strongly connected part holding a repeatable triggered ability can loop forever:
@@ -142,7 +144,7 @@ def resource_balance(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
 def _in_edges(graph: nx.MultiDiGraph, node: str) -> list[tuple[str, bool, str]]:
     """(kind, dynamic, source) of every edge into a node."""
     return [(data["kind"], data["dynamic"], src)
-            for src, _, data in graph.in_edges(node, data=True)]
+            for src, kinds in adjacency(graph)[2][node].items() for data in kinds.values()]
 
 
 def _is_listened_for(graph: nx.MultiDiGraph, quantity: str) -> bool:
@@ -201,8 +203,9 @@ def _unreachable_card_parts(pack: Pack, graph: nx.MultiDiGraph, card_def: CardDe
                             reached: set[str]) -> list[Diagnostic]:
     """W501 for the parts of a card in play that can never run."""
     out: list[Diagnostic] = []
-    card = graph.nodes[f"card:{card_def.id}"]["label"]
-    parts = sorted(v for _, v, kind in graph.out_edges(f"card:{card_def.id}", keys=True)
+    nodes, succ, pred = adjacency(graph)
+    card = nodes[f"card:{card_def.id}"]["label"]
+    parts = sorted(v for v, kinds in succ[f"card:{card_def.id}"].items() for kind in kinds
                    if kind == "contains" and v not in reached)
     for nid in parts:
         data = graph.nodes[nid]
@@ -217,8 +220,8 @@ def _unreachable_card_parts(pack: Pack, graph: nx.MultiDiGraph, card_def: CardDe
                       "space's effect"
             hint = "run it from a procedure (`run s.effect`) or remove it"
         elif _is_trigger(graph, nid):
-            events = sorted(graph.nodes[u]["label"] for u, _, kind
-                            in graph.in_edges(nid, keys=True) if kind == "subscribes")
+            events = sorted(nodes[u]["label"] for u, kinds in pred[nid].items()
+                            for kind in kinds if kind == "subscribes")
             message = f"ability '{local}' of {card} can never fire: nothing reachable " \
                       f"announces {' or '.join(repr(e) for e in events) or 'its event'}"
             hint = "emit the event it listens for (`emit NAME(...)`), or change its `when:`"
