@@ -84,7 +84,10 @@ def generate(rules, nid: int, runners: list):
     namespace.update({"_R": runners, "_N": rules.nodes, "_D": rules.direct,
                       "_run_triggers": direct.run_triggers, "_RuleError": exprs.RuleError,
                       "_draw": draw})
-    exec(compile(source, f"<rule statement {nid}>", "exec"), namespace)
+    code = _CODE.get(source)
+    if code is None:  # the same pack in another Game gives the same text: compiled once
+        code = _CODE[source] = compile(source, f"<rule statement {nid}>", "exec")
+    exec(code, namespace)
     fn = namespace["run"]
     fn.source = source
     fn.__name__ = f"run_node_{nid}"
@@ -93,6 +96,7 @@ def generate(rules, nid: int, runners: list):
 
 
 _SOURCES: dict = {}
+_CODE: dict = {}
 
 
 def dump(rules) -> str:

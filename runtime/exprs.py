@@ -208,6 +208,17 @@ class _Gen:
                 return f"_definition(rt, {x(args[0])})"
             if name in ("count", "size") and len(args) == 1:
                 return f"len(_items(rt, {x(args[0])}))"
+            if name in ("any", "all") and len(args) == 1 and args[0][0] == "comp":
+                # stops at the first item that decides it (expressions have no side effects:
+                # only an error in an item after that one goes unnoticed)
+                listed = self.comprehension(args[0], env, scope, wrap="_holds")
+                return f"{name}({listed[1:-1]})"
+            if name == "allows" and len(args) == 2:
+                return f"rt.allows({x(args[0])}, {x(args[1])})"
+            if name == "has" and len(args) == 2:
+                return f"_has_icon(rt, {x(args[0])}, {x(args[1])})"
+            if name == "occupied" and len(args) == 1:
+                return f"bool(rt.s['occ'].get({x(args[0])}))"
             parts = ", ".join(x(a) for a in args)
             return f"_builtins[{name!r}](rt, {env}, [{parts}])"
         if op == "list":
@@ -261,8 +272,9 @@ class _Gen:
         loop["memos"].append(box)
         return f"({box}[0] if {box} else _remember({box}, {text}))"
 
-    def comprehension(self, e, env: str, scope: dict) -> str:
-        """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension."""
+    def comprehension(self, e, env: str, scope: dict, wrap: str = "") -> str:
+        """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension
+        (each value passed through the helper ``wrap`` if given)."""
         var = e[1]
         self.in_source += 1
         source = self.zone_items(e[2], env, scope) if e[2][0] == "zone" \
@@ -291,6 +303,8 @@ class _Gen:
             loops = (f"for {inner} in (dict({env}),) {loops} "
                      f"for _ in (_bind({inner}, {var!r}, {item}),)")
         condition = f" if {where}" if where is not None else ""
+        if wrap:
+            value = f"{wrap}({value})"
         return f"[{value} {loops}{condition}]"
 
 
@@ -427,6 +441,10 @@ def _zone(rt, env, args):
 
 def _occupants(rt, env, args):
     return list(rt.s["occ"].get(args[0], ()))
+
+
+def _has_icon(rt, item, icon) -> bool:
+    return icon in rt.icons(item)
 
 
 def _occupied(rt, env, args):
@@ -569,7 +587,7 @@ BUILTINS: dict[str, Callable] = {
 _HELPERS: dict[str, Any] = {
     "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
-    "_NO_PROPS": ({}, {}),
+    "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon,
     **{name: _compare(op) for op, name in _COMPARE.items()},
     **{name: _arith(op) for op, name in _ARITH.items()},
 }
