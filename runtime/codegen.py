@@ -22,7 +22,7 @@ which gives the same states, steps and errors. Functions are generated the first
 runs (:func:`install`), so a ruleset pays only for what its games use.
 
 ``fn.source`` holds a generated function's text; :func:`dump` gives every one generated so far,
-and ``RULEWRIGHT_DUMP_CODE=1 python -m rulewright.runtime.codegen PACK`` prints them for a
+and ``python -m rulewright.runtime.codegen PACK`` prints the functions of every one of a
 pack's decision-free statements.
 """
 

@@ -69,7 +69,7 @@ def _arith(op):
     return calc
 
 
-def compile_expr(e) -> Fn:
+def compile_expr(e, lazy: bool = False) -> Fn:
     """Compile one lowered expression (nested lists) to a function ``fn(rt, env)``.
 
     The expression becomes the source of one Python function (see :func:`expr_source`), so a
@@ -77,10 +77,10 @@ def compile_expr(e) -> Fn:
     closure call per operator. Identical expressions share one function (a module cache: the
     functions depend on the expression only, never on a ruleset).
     """
-    key = repr(e)
+    key = repr(e) + (" lazy" if lazy else "")
     fn = _CACHE.get(key)
     if fn is None:
-        source, constants = expr_source(e)
+        source, constants = expr_source(e, lazy)
         namespace = dict(_HELPERS)
         namespace.update(constants)
         # numbered so that a profile tells the expressions apart: see ``compiled_source``
@@ -102,11 +102,14 @@ def compiled_source(number: int) -> str:
     return _SOURCES[number]
 
 
-def expr_source(e) -> tuple[str, dict]:
+def expr_source(e, lazy: bool = False) -> tuple[str, dict]:
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
-    (non-scalar literals) it refers to by name."""
+    (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
+    a generator, one at a time (for a caller that may stop at the first)."""
     gen = _Gen()
     body = gen.expr(e, "env", {})
+    if lazy and e[0] == "comp":
+        body = f"({body[1:-1]})"
     return f"def expr(rt, env):\n    return {body}\n", gen.constants
 
 
@@ -243,7 +246,8 @@ class _Gen:
     def zone_items(self, e, env: str, scope: dict) -> str:
         """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
         the zone's list itself (``_items`` takes either; the comprehension only reads it)."""
-        return self.expr(e, env, scope)
+        owner = self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
+        return f"_zone_list(rt, {e[1]!r}, {owner})"
 
     def component_attr(self, local: str, name: str) -> str:
         """``item.name`` of a component in a loop over a zone: the printed props of the side
@@ -443,6 +447,18 @@ def _occupants(rt, env, args):
     return list(rt.s["occ"].get(args[0], ()))
 
 
+def _zone_list(rt, name: str, owner):
+    """The list of a zone's components (read only: no copy), as ``items(zone_key(...))``
+    finds them."""
+    z = rt.r.zones.get(name)
+    if z is not None:
+        if z["scope"] == "global":
+            return rt.s["z"].get("g:" + name, ())
+        if owner.__class__ is int:
+            return rt.s["z"].get(f"{owner}:{name}", ())
+    return items(rt, rt.zone_key(name, owner))  # a bool seat, no such zone: as before
+
+
 def _has_icon(rt, item, icon) -> bool:
     return icon in rt.icons(item)
 
@@ -587,7 +603,7 @@ BUILTINS: dict[str, Callable] = {
 _HELPERS: dict[str, Any] = {
     "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
-    "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon,
+    "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon, "_zone_list": _zone_list,
     **{name: _compare(op) for op, name in _COMPARE.items()},
     **{name: _arith(op) for op, name in _ARITH.items()},
 }

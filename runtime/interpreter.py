@@ -199,8 +199,9 @@ def prepare(node: list) -> tuple:
                 len(node) > 5 and node[5] == "secret", selected)
     if op == "chooseitem":
         # the candidates: the source's items that pass the filter, as a comprehension
+        candidates = ["comp", node[1], node[2], node[3], None]
         return ("chooseitem", node[1], c(node[2]), c(node[3]) if node[3] else None, node[4],
-                node[5], c(["comp", node[1], node[2], node[3], None]))
+                node[5], c(candidates), c(candidates, lazy=True))
     if op == "invoke":
         return ("invoke", node[1], [c(a) for a in node[2]])
     if op == "draw":
@@ -872,15 +873,17 @@ class Interpreter:
             if node[5]:
                 return True
             # the first candidate that passes the filter and whose effect can be carried out
-            # answers it: the rest need not be filtered (expressions have no side effects)
-            var, where, body = node[1], node[3], node[4]
-            always = self.r.always_feasible[body]
-            for item in items(self, node[2](self, env)):
+            # answers it: the rest need not be filtered (expressions have no side effects), so
+            # the candidates come one at a time from the lazy comprehension
+            var, body = node[1], node[4]
+            if self.r.always_feasible[body]:
+                for _item in node[7](self, env):
+                    return True
+                return False
+            for item in node[7](self, env):
                 inner = dict(env)
                 inner[var] = item
-                if where is not None and not where(self, inner):
-                    continue
-                if always or self.feasible(body, inner, depth + 1):
+                if self.feasible(body, inner, depth + 1):
                     return True
             return False
         if op == "invoke":
