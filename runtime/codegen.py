@@ -283,23 +283,39 @@ class _Writer:
             track = self.track_plan(raw[1][0])
             if track is not None:
                 return self.gain_track(nid, *track)
-        plan = self.static_plan(nid)
+        plan = self.gain_plan(raw)
         if plan is None:
             return self.call(nid)
         who, v = self.values()
         pushed = self.fresh("p")
-        listened = any(event is not None for *_x, event in plan)
+        computed = any(n.__class__ is not int for n, *_x in plan)
         self.line(f"if {v} is None:")
         self.depth += 1
-        self.fallback(nid, pushed)
+        if computed:  # the runner evaluates the amounts with the whole env
+            self.line(f"{pushed} = _R[{nid}](rt, _N[{nid}], env)")
+        else:
+            self.fallback(nid, pushed)
         self.depth -= 1
         self.line("else:")
         self.depth += 1
         self.line(f"{pushed} = False")
         last = len(plan) - 1
         for i, (n, name, low, high, event) in enumerate(plan):
-            if n <= 0:
-                continue
+            if n.__class__ is int:
+                if n <= 0:
+                    continue
+                depth = self.depth
+            else:
+                amount = self.fresh("n")
+                self.line(f"{amount} = {n}")
+                self.line(f"if {amount}.__class__ is not int:")
+                self.line(f"    if {amount} is not None:")
+                self.line(f"        raise _RuleError(f'the amount to gain must be a number, "
+                          f"got {{{amount}!r}}')")
+                self.line(f"elif {amount} > 0:")
+                depth = self.depth
+                self.depth += 1
+                n = amount
             b, g = self.fresh("b"), self.fresh("g")
             self.line(f"{b} = {v}[{name!r}]")
             self.line(f"if {b}.__class__ is int:")
@@ -323,8 +339,33 @@ class _Writer:
                     self.add_steps(1)
                     self.depth -= 1
                 self.depth -= 1
+            self.depth = depth
         self.depth -= 1
         return pushed
+
+    def gain_plan(self, raw):
+        """``[(amount, name, low, high, event)]`` for a gain whose every target is a literal
+        name of a player's resource or var (not a track): ``amount`` a whole number when it is
+        a literal, else the inline source of its expression; ``low``/``high`` the bounds,
+        ``event`` the event name if any card listens to it. None for any other gain."""
+        plan = []
+        for count, target in raw[1]:
+            if target[0] != "lit" or target[1].__class__ is not str:
+                return None
+            name = target[1]
+            if self.rules.value_scope.get(name) != "player" or name in self.rules.tracks:
+                return None
+            if count[0] == "lit":
+                if count[1].__class__ is not int:
+                    return None
+                amount = count[1]
+            else:
+                amount = self.expr(count)
+            low, high = self.rules.bounds.get(name, (None, None))
+            event = f"gain:{name}"
+            plan.append((amount, name, low, high, event if event in self.rules.triggers
+                         else None))
+        return plan
 
     def clamped(self, value: str, v: str, name: str, low, high, who: str) -> None:
         """``v[name] = value`` within the bounds (``high`` may name a constant)."""
