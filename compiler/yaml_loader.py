@@ -18,6 +18,7 @@ memory.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -609,7 +610,20 @@ def _syntax_diagnostic(error: yaml.YAMLError, builder: _Builder) -> Diagnostic:
 
 # ---------------------------------------------------------------- the fast path
 
-_FAST_LOADING = _Loader is not yaml.SafeLoader  # needs libyaml's composer (and its depth cap)
+@functools.cache
+def _fast_loading() -> bool:
+    """Whether the fast path can be used: it needs libyaml's composer, which recurses in C once
+    per nesting level, so only a libyaml that refuses deep nesting itself (as 0.2.5 and later
+    do) is trusted with hostile files. Probed once, with the event parser (which keeps its own
+    stack, so the probe cannot exhaust the C stack whatever the version)."""
+    if _Loader is yaml.SafeLoader:
+        return False
+    try:
+        for _ in yaml.parse("[" * 20_000, Loader=_Loader):
+            pass
+    except yaml.YAMLError as error:
+        return "nesting depth" in str(error)
+    return False
 
 _MAYBE_UNUSUAL = re.compile(
     r"\t|&[^\s,\[\]{}]|(?:^|[-?:,\[{])[ ]*!(?:[<\s,]|$)|^%", re.MULTILINE)
@@ -637,7 +651,7 @@ def _load_fast(text: str, path: str, limits: Limits) -> Document | None:
     nesting deeper than the limit, an empty file. Aliases and tabs never get this far (see
     ``_MAYBE_UNUSUAL``); syntax errors and second documents fail the compose. Positions are
     not computed here: the document works them out from the nodes when asked."""
-    if not _FAST_LOADING or _MAYBE_UNUSUAL.search(text):
+    if not _fast_loading() or _MAYBE_UNUSUAL.search(text):
         return None
     try:
         root = yaml.compose(text, Loader=_Loader)
