@@ -21,9 +21,9 @@ player, a value that is not a number) goes through the node's runner in :mod:`ru
 which gives the same states, steps and errors. Functions are generated the first time a node
 runs (:func:`install`), so a ruleset pays only for what its games use.
 
-``fn.source`` holds a generated function's text; :func:`dump` gives every one generated so far,
-and ``python -m rulewright.runtime.codegen PACK`` prints the functions of every one of a
-pack's decision-free statements.
+``fn.source`` holds a generated function's text; :func:`dump` gives every one generated so far
+for a ruleset, and ``python -m rulewright.runtime.codegen PACK [--players N]`` prints the
+generated function of every decision-free statement of a pack.
 """
 
 from __future__ import annotations

@@ -171,7 +171,8 @@ def prepare(node: list) -> tuple:
     op = node[0]
     c = compile_expr
     if op == "seq":
-        return ("seq", [("let", i[1], c(i[2])) if isinstance(i, list) else i for i in node[1]])
+        parts = [("let", i[1], c(i[2])) if isinstance(i, list) else i for i in node[1]]
+        return ("seq", parts, any(p.__class__ is tuple for p in parts))  # has lets
     if op in ("gain", "pay", "lose"):
         return (op, [(c(n), c(t)) for n, t in node[1]])
     if op == "set":
@@ -987,7 +988,7 @@ def h_seq(rt: Interpreter, node, frame):
     count = len(items_)
     i = frame[2] or 0
     env = frame[1]
-    if i == 0 and any(isinstance(x, tuple) for x in items_):
+    if i == 0 and node[2]:  # it binds names: in a copy of the env
         env = dict(env)
     nodes = rt.r.nodes
     fast = rt.r.direct
