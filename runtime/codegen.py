@@ -38,6 +38,10 @@ MAX_SEATS = 64
 INLINE_LIMIT = 120
 """Statements inlined into one function at most; deeper parts are called."""
 
+MAX_DEPTH = 16
+"""Indentation levels a generated function goes to at most (Python allows 100 levels and
+20 nested loops); a part that would go deeper is called."""
+
 GENERATED = frozenset({"seq", "gain", "pay", "if", "repeat", "while", "foreach", "reset",
                        "draw", "nothing"})
 """Ops that get a generated function (and are inlined into a parent's)."""
@@ -59,7 +63,10 @@ def install(rules, runners: list) -> list:
 
 def _stub(rules, nid, runners):
     def first_run(rt, node, env):
-        fn = generate(rules, nid, runners)
+        try:
+            fn = generate(rules, nid, runners)
+        except (SyntaxError, RecursionError, MemoryError):  # too big for Python: run as is
+            fn = runners[nid]
         rules.direct[nid] = fn
         return fn(rt, node, env)
     first_run.__name__ = f"generate_node_{nid}"
@@ -231,7 +238,8 @@ class _Writer:
     def inline_or_call(self, nid) -> str:
         """A child that is decision-free: inlined while the function is small, else called
         (through the run table, so it gets its own generated function)."""
-        if self.count > INLINE_LIMIT or self.rules.nodes[nid][0] not in GENERATED:
+        if self.count > INLINE_LIMIT or self.depth > MAX_DEPTH \
+                or self.rules.nodes[nid][0] not in GENERATED:
             self.count += 1
             p = self.fresh("p")
             self.line(f"{p} = _D[{nid}](rt, _N[{nid}], env)")

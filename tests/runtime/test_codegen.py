@@ -112,3 +112,14 @@ def test_a_seat_that_is_no_player_still_gets_the_runners_error(tmp_path):
     compiled = compile_ok(write_pack(tmp_path / "p", "for each p in [7]: gain 1 coin"))
     with pytest.raises(EngineError, match="belongs to a player"):
         Game.from_compiled(compiled, 1).new_game(1)
+
+
+def test_deeply_nested_effects_are_split_into_functions_python_accepts(tmp_path):
+    main = "gain 1 coin"
+    for _ in range(14):  # 28 loops and blocks: more than Python nests in one function
+        main = f"repeat 1 times: {{ if you.coin >= 0: {{ {main} }} }}"
+    compiled = compile_ok(write_pack(tmp_path / "p", main))
+    fast = Game.from_compiled(compiled, 1).new_game(1)
+    agenda = _agenda_only(Game.from_compiled(compiled, 1)).new_game(1)
+    assert value(fast, 0, "coin") == 1
+    assert fast.digest() == agenda.digest()
