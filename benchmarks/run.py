@@ -408,10 +408,14 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
     ap.add_argument("--profile", action="store_true", help="also cProfile random playouts")
-    ap.add_argument("--skip", default="", help=f"comma-separated sections to skip: {SECTIONS}")
+    ap.add_argument("--skip", default="", help="comma-separated sections to skip: " + ", ".join(SECTIONS))
     args = ap.parse_args(argv)
     cfg = QUICK if args.quick else FULL
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    unknown = sorted(skip - set(SECTIONS))
+    if unknown:
+        known = ", ".join(SECTIONS)
+        ap.error(f"unknown section(s) to skip: {', '.join(unknown)} (known: {known})")
     log = (lambda msg: print(msg, file=sys.stderr)) if not args.json else (lambda msg: None)
     started = time.perf_counter()
     command = "python benchmarks/run.py" + "".join(
@@ -425,7 +429,7 @@ def main(argv=None) -> int:
             log("interpreter")
             result["interpreter"] = run_interpreter_bench(workdir, cfg["loops"],
                                                           cfg["interp_repeat"])
-        if skip.isdisjoint({"playouts", "mcts"}) or args.profile:
+        if not {"playouts", "mcts"} <= skip or args.profile:  # both need the playable packs
             packs = playable_packs(log)
             if "playouts" not in skip:
                 result["playouts"] = run_playouts(cfg, packs, log)
