@@ -591,7 +591,7 @@ class _Writer:
                       f"_foreach_items(rt, _N[{nid}], env)")
         else:
             self.line(f"{item}s = _foreach_items(rt, _N[{nid}], env)")
-        self.names["_foreach_items"] = foreach_items
+        self.names["_foreach_items"] = direct.foreach_items
         if node[6] is not None and var not in ("you", "this"):
             self.values()  # looked up once, before the loop
         self.line(f"for {item} in {item}s:")
@@ -695,24 +695,6 @@ def _reads_env(lines: list[str]) -> bool:
     keeps ``you``, so a body that reads no more needs no env of its own per item."""
     return any(re.search(r"\benv\b", ln) for ln in lines
                if "rt.over_budget(env)" not in ln and not ln.endswith(YOU_ONLY))
-
-
-def foreach_items(rt, node, env) -> list:
-    """The items a ``for each`` visits (its source, filtered), as ``direct.x_foreach`` finds
-    them."""
-    var, where = node[1], node[3]
-    if node[6] is not None and "you" in env:
-        return node[6](rt, env)
-    out = []
-    inner = dict(env)
-    for item in exprs.items(rt, node[2](rt, env)):
-        if where is not None:
-            inner[var] = item
-            inner["you"] = item if item.__class__ is int else env.get("you")
-            if not where(rt, inner):
-                continue
-        out.append(item)
-    return out
 
 
 def draw(rt, count: int, source: str, dest: str, refill_key: str | None, rolls: bool) -> None:

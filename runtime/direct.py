@@ -307,20 +307,28 @@ def x_while(rt, node, env) -> bool:
     return False
 
 
-def x_foreach(rt, node, env) -> bool:
+def foreach_items(rt, node, env) -> list:
+    """The items a ``for each`` visits, fixed when it starts: over a zone, the comprehension
+    prepared for it (see ``interpreter.prepare``); otherwise its source, filtered by ``where``
+    with the loop variable (and ``you``, for a seat) bound."""
     var, where = node[1], node[3]
     if node[6] is not None and "you" in env:
-        remaining = node[6](rt, env)
-    else:
-        remaining = []
-        inner = dict(env)
-        for item in items(rt, node[2](rt, env)):
-            if where is not None:
-                inner[var] = item
-                inner["you"] = item if item.__class__ is int else env.get("you")
-                if not where(rt, inner):
-                    continue
-            remaining.append(item)
+        return node[6](rt, env)
+    out = []
+    inner = dict(env)
+    for item in items(rt, node[2](rt, env)):
+        if where is not None:
+            inner[var] = item
+            inner["you"] = item if item.__class__ is int else env.get("you")
+            if not where(rt, inner):
+                continue
+        out.append(item)
+    return out
+
+
+def x_foreach(rt, node, env) -> bool:
+    var = node[1]
+    remaining = foreach_items(rt, node, env)
     body = rt.r.nodes[node[4]]
     run = rt.r.direct[node[4]]
     last = len(remaining) - 1

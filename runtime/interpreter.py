@@ -396,20 +396,26 @@ class Interpreter:
         if isinstance(value, int):
             bounds = self.r.bounds.get(name)
             if bounds is not None:
-                low, high = bounds
-                if value < low:
-                    value = low
-                if high is not None:
-                    if high.__class__ is str:
-                        high = self.constant(high, who)
-                    if value > high:
-                        value = high
+                value = self.clamp(value, bounds, who)
         if scope == "global":
             self.s["g"][name] = value
         else:
             if who.__class__ is not int or not 0 <= who < self.n:
                 raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
             self.s["p"][who]["v"][name] = value
+
+    def clamp(self, value: int, bounds: tuple, who) -> int:
+        """``value`` within a value's ``(low, high)`` bounds (``Rules.bounds``); a ``high``
+        that names a constant is read for ``who``, so modifiers apply."""
+        low, high = bounds
+        if value < low:
+            value = low
+        if high is not None:
+            if high.__class__ is str:
+                high = self.constant(high, who)
+            if value > high:
+                value = high
+        return value
 
     def add_value(self, who, name: str, n: int) -> int:
         """Add ``n`` (a whole number) to a value within its bounds; the change actually made.
@@ -422,14 +428,7 @@ class Interpreter:
                 value = before + n
                 bounds = self.r.bounds.get(name)
                 if bounds is not None:
-                    low, high = bounds
-                    if value < low:
-                        value = low
-                    if high is not None:
-                        if high.__class__ is str:
-                            high = self.constant(high, who)
-                        if value > high:
-                            value = high
+                    value = self.clamp(value, bounds, who)
                 values[name] = value
                 return value - before
         before = self.value(who, name)
@@ -1201,21 +1200,8 @@ def h_while(rt: Interpreter, node, frame):
 
 def h_foreach(rt: Interpreter, node, frame):
     env = frame[1]
-    var, where = node[1], node[3]
-    if frame[2] is None and node[6] is not None and "you" in env:
-        remaining = node[6](rt, env)  # over a zone: the comprehension (see prepare)
-    elif frame[2] is None:
-        remaining = []
-        inner = dict(env)
-        for item in items(rt, node[2](rt, env)):
-            if where is not None:
-                inner[var] = item
-                inner["you"] = item if item.__class__ is int else env.get("you")
-                if not where(rt, inner):
-                    continue
-            remaining.append(item)
-    else:
-        remaining = frame[2]
+    var = node[1]
+    remaining = direct.foreach_items(rt, node, env) if frame[2] is None else frame[2]
     if not remaining:
         return
     item = remaining[0]

@@ -76,7 +76,7 @@ class MCTSAgent:
         if len(root_actions) == 1:
             return next(iter(root_actions.values()))
         me = state.current_player()
-        self._baseline = float(state.evaluate(me))
+        baseline = float(state.evaluate(me))
         root = _Node()
         deadline = time.monotonic() + self.seconds if self.seconds is not None else None
         done = 0
@@ -86,7 +86,7 @@ class MCTSAgent:
                     break
             elif done >= self.iterations:
                 break
-            self._iterate(root, state.resample_hidden(me, rng.getrandbits(63)), rng)
+            self._iterate(root, state.resample_hidden(me, rng.getrandbits(63)), rng, baseline)
             done += 1
 
         def preference(label: str) -> tuple[int, float]:
@@ -99,7 +99,7 @@ class MCTSAgent:
         best = [label for label in root_actions if preference(label) == top]
         return root_actions[rng.choice(best)]  # a tie is not won by whichever move is listed first
 
-    def _iterate(self, root: _Node, state: Any, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, state: Any, rng: random.Random, baseline: float) -> None:
         path: list[tuple[_Node, int]] = []
         node = root
         while not state.is_terminal():
@@ -121,7 +121,7 @@ class MCTSAgent:
             node = node.children[label]
             state.apply(actions[label])
             path.append((node, mover))
-        rewards = self._rollout(state, rng)
+        rewards = self._rollout(state, rng, baseline)
         for child, mover in path:
             child.visits += 1
             child.total += rewards[mover]
@@ -133,9 +133,10 @@ class MCTSAgent:
             math.log(max(child.available, 1)) / child.visits
         )
 
-    def _rollout(self, state: Any, rng: random.Random) -> list[float]:
+    def _rollout(self, state: Any, rng: random.Random, baseline: float) -> list[float]:
         """Random play to the end (real results: 1 per winner), or to the depth cap, where the
-        pack's evaluation grades the seats with :func:`margin_rewards`."""
+        pack's evaluation grades the seats with :func:`margin_rewards` (``baseline``: the
+        deciding seat's value when the search began, for a one-seat game)."""
         for _ in range(self.rollout_depth):
             if state.is_terminal():
                 return list(state.returns())
@@ -143,7 +144,7 @@ class MCTSAgent:
         if state.is_terminal():
             return list(state.returns())
         values = [float(state.evaluate(seat)) for seat in range(len(state.returns()))]
-        return margin_rewards(values, self._baseline)
+        return margin_rewards(values, baseline)
 
 
 def margin_rewards(values: list[float], baseline: float = 0.0) -> list[float]:

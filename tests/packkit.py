@@ -3,6 +3,7 @@ defaulted), and the helpers rulebook scenarios use to set a table and answer dec
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import yaml
@@ -175,3 +176,23 @@ def without_timing(value):
     if isinstance(value, list):
         return [without_timing(v) for v in value]
     return value
+
+
+def random_game_digests(game: Game, seed: int) -> list[str]:
+    """The state digest after every decision of a random game (agent seeded like the game);
+    digests include the agenda and the step count, so two engines that agree here agree on
+    everything a game stores."""
+    state = game.new_game(seed)
+    chooser = random.Random(seed)
+    digests = [state.digest()]
+    while not state.is_terminal():
+        state.apply(chooser.choice(state.legal_actions()))
+        digests.append(state.digest())
+    return digests
+
+
+def agenda_only(game: Game) -> Game:
+    """The same game with every statement run through the agenda (no direct runners and no
+    generated code), as before either existed."""
+    game.rules.direct = [None] * len(game.rules.nodes)
+    return game

@@ -3,7 +3,6 @@ errors as the runners of runtime/direct.py and as the agenda, and readable sourc
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from rulewright.runtime import codegen, direct
 from rulewright.runtime.game import EngineError, Game
 
-from packkit import BASE_RULES, compile_ok, value, write_pack
+from packkit import BASE_RULES, agenda_only, compile_ok, random_game_digests, value, write_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,21 +29,6 @@ def _runners_only(game: Game) -> Game:
     return game
 
 
-def _agenda_only(game: Game) -> Game:
-    game.rules.direct = [None] * len(game.rules.nodes)
-    return game
-
-
-def _play(game: Game, seed: int) -> list[str]:
-    state = game.new_game(seed)
-    chooser = random.Random(seed)
-    digests = [state.digest()]
-    while not state.is_terminal():
-        state.apply(chooser.choice(state.legal_actions()))
-        digests.append(state.digest())
-    return digests
-
-
 @pytest.mark.parametrize("pack, players", [("content/altera", 4), ("content/dice_forge", 3),
                                             ("tests/fixtures/reference_pack", 3)])
 def test_generated_code_gives_the_same_games_as_the_runners(pack, players):
@@ -52,7 +36,7 @@ def test_generated_code_gives_the_same_games_as_the_runners(pack, players):
     fast = Game.from_compiled(compiled, players)
     slow = _runners_only(Game.from_compiled(compiled, players))
     for seed in (3, 4):
-        assert _play(fast, seed) == _play(slow, seed)  # digests include steps
+        assert random_game_digests(fast, seed) == random_game_digests(slow, seed)  # digests include steps
     assert "def run(rt, node, env):" in codegen.dump(fast.rules)
 
 
@@ -70,7 +54,7 @@ def test_a_mixed_decision_free_effect_matches_runners_and_agenda_step_for_step(t
     compiled = compile_ok(write_pack(tmp_path / "p", MAIN, cards=CARDS, dice=DICE))
     fast = Game.from_compiled(compiled, 2).new_game(1)
     runners = _runners_only(Game.from_compiled(compiled, 2)).new_game(1)
-    agenda = _agenda_only(Game.from_compiled(compiled, 2)).new_game(1)
+    agenda = agenda_only(Game.from_compiled(compiled, 2)).new_game(1)
     assert fast.data["steps"] == runners.data["steps"] == agenda.data["steps"]
     assert fast.digest() == runners.digest() == agenda.digest()
     assert value(fast, 0, "points") > 0  # the track's listener ran
@@ -120,6 +104,6 @@ def test_deeply_nested_effects_are_split_into_functions_python_accepts(tmp_path)
         main = f"repeat 1 times: {{ if you.coin >= 0: {{ {main} }} }}"
     compiled = compile_ok(write_pack(tmp_path / "p", main))
     fast = Game.from_compiled(compiled, 1).new_game(1)
-    agenda = _agenda_only(Game.from_compiled(compiled, 1)).new_game(1)
+    agenda = agenda_only(Game.from_compiled(compiled, 1)).new_game(1)
     assert value(fast, 0, "coin") == 1
     assert fast.digest() == agenda.digest()

@@ -3,7 +3,6 @@ Python (runtime/exprs.py): the same games, steps and errors as the agenda and cl
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -11,36 +10,20 @@ import pytest
 from rulewright.runtime.exprs import RuleError, compile_expr, expr_source
 from rulewright.runtime.game import EngineError, Game
 
-from packkit import compile_ok, new_game, value, write_pack
+from packkit import agenda_only, compile_ok, new_game, random_game_digests, value, write_pack
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _play(game: Game, seed: int) -> list[str]:
-    state = game.new_game(seed)
-    chooser = random.Random(seed)
-    digests = [state.digest()]
-    while not state.is_terminal():
-        state.apply(chooser.choice(state.legal_actions()))
-        digests.append(state.digest())
-    return digests
-
-
-def _agenda_only(game: Game) -> Game:
-    """The same game with every statement run through the agenda, as before direct runs."""
-    game.rules.direct = [None] * len(game.rules.nodes)
-    return game
 
 
 @pytest.mark.parametrize("pack, players", [("content/altera", 3), ("content/dice_forge", 2),
                                             ("tests/fixtures/reference_pack", 2)])
 def test_direct_runs_give_the_same_states_and_step_counts_as_the_agenda(pack, players):
     compiled = compile_ok(ROOT / pack)
-    fast, slow = Game.from_compiled(compiled, players), _agenda_only(
+    fast, slow = Game.from_compiled(compiled, players), agenda_only(
         Game.from_compiled(compiled, players))
     assert any(r is not None for r in fast.rules.direct)
     for seed in (1, 2):
-        assert _play(fast, seed) == _play(slow, seed)  # digests include steps and the agenda
+        assert random_game_digests(fast, seed) == random_game_digests(slow, seed)  # digests include steps and the agenda
 
 
 CARDS = [{"id": "echo", "deck": "tableau", "copies": 1,
@@ -52,7 +35,7 @@ def test_a_triggered_decision_free_ability_runs_inline_with_the_same_steps(tmp_p
     main = "move deck to tableau; repeat 3 times: { gain 1 favor; gain 1 influence }"
     compiled = compile_ok(write_pack(tmp_path / "p", main, cards=CARDS))
     fast = Game.from_compiled(compiled, 1).new_game(1)
-    slow = _agenda_only(Game.from_compiled(compiled, 1)).new_game(1)
+    slow = agenda_only(Game.from_compiled(compiled, 1)).new_game(1)
     assert value(fast, 0, "coin") == value(fast, 0, "points") == 3
     assert fast.data["steps"] == slow.data["steps"]
     assert fast.digest() == slow.digest()
