@@ -59,3 +59,18 @@ def test_quick_run_reports_every_section(tmp_path):
     assert result["mcts"]
     for row in result["mcts"]:
         assert _positive(row["iterations_per_s"]) and _positive(row["iterations"])
+
+
+def test_quick_whole_games_run_reports_the_ratio_to_the_hand_written_game():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "whole_games.py"), "--quick",
+                          "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert [row["players"] for row in result["dice_forge"]] == [2, 3, 4]
+    for row in result["dice_forge"]:
+        for side in ("hand_written", "rulewright"):
+            assert _positive(row[side]["games_per_s"]), (row["players"], side)
+            assert len(row[side]["batches"]) == result["settings"]["repeats"]
+        assert row["ratio"] == row["rulewright"]["games_per_s"] / row["hand_written"]["games_per_s"]
+        assert row["same_game_lengths"] is True, row["players"]
+    assert _positive(result["altera"]["rulewright"]["games_per_s"])
