@@ -4,8 +4,8 @@ A small pack is compiled through the real pipeline; its flow is ``setup(); repea
 times: { BODY }`` with no decisions, so ``game.new_game(seed)`` runs the whole loop. ``loops``
 is a pack constant: the benchmark times the game with ``loops = N`` and with ``loops = 0``
 (setup only) and divides the difference by N. The hand-written functions below do the same
-operations on a copy of the ``loops = 0`` final state (same dict/list shapes: ``s["p"][0]["v"]``,
-``s["z"]["0:bag"]``, ``s["c"][id]["at"]``, the SplitMix64 generator of ``runtime/rng.py``), and
+operations on a copy of the ``loops = 0`` final state (same dict/list shapes: ``s["values"][0]``,
+``s["zones"]["0:bag"]``, ``s["components"][id]["at"]``, the SplitMix64 generator of ``runtime/rng.py``), and
 the benchmark checks that both end in the same values, zones and generator state.
 """
 
@@ -98,14 +98,14 @@ def _gain(v: dict, name: str, n: int) -> None:
 
 
 def _move(s: dict, comp_id: str, key: str) -> None:
-    comp = s["c"][comp_id]
-    s["z"][comp["at"]].remove(comp_id)
-    s["z"][key].append(comp_id)
+    comp = s["components"][comp_id]
+    s["zones"][comp["at"]].remove(comp_id)
+    s["zones"][key].append(comp_id)
     comp["at"] = key
 
 
 def hw_gain_cap(s: dict, cards: dict) -> None:
-    v = s["p"][0]["v"]
+    v = s["values"][0]
     _gain(v, "coin", 3)
     _gain(v, "influence", 1)
     if v["coin"] < 2:
@@ -114,7 +114,7 @@ def hw_gain_cap(s: dict, cards: dict) -> None:
 
 
 def hw_track(s: dict, cards: dict) -> None:
-    v = s["p"][0]["v"]
+    v = s["values"][0]
     for _ in range(2):
         position = v["fame"]
         if position >= FAME_LENGTH:
@@ -129,15 +129,15 @@ def hw_track(s: dict, cards: dict) -> None:
 
 
 def hw_foreach(s: dict, cards: dict) -> None:
-    v = s["p"][0]["v"]
-    comps = s["c"]
-    for comp_id in s["z"]["0:tableau"]:
-        if cards[comps[comp_id]["d"]]["front"]["props"]["cost"] >= 2:
+    v = s["values"][0]
+    comps = s["components"]
+    for comp_id in s["zones"]["0:tableau"]:
+        if cards[comps[comp_id]["def"]]["front"]["props"]["cost"] >= 2:
             v["influence"] += 1
 
 
 def hw_draw_refill(s: dict, cards: dict) -> None:
-    z = s["z"]
+    z = s["zones"]
     bag = z["0:bag"]
     for _ in range(2):
         if not bag:
@@ -155,12 +155,12 @@ def hw_draw_refill(s: dict, cards: dict) -> None:
 
 
 def hw_trigger(s: dict, cards: dict) -> None:
-    v = s["p"][0]["v"]
+    v = s["values"][0]
     v["favor"] += 1
-    comps = s["c"]
-    for comp_id in s["z"]["0:tableau"]:
+    comps = s["components"]
+    for comp_id in s["zones"]["0:tableau"]:
         comp = comps[comp_id]
-        if comp["d"] == "patron" and not comp["t"]:
+        if comp["def"] == "patron" and not comp["trashed"]:
             v["prestige"] += 1
 
 
@@ -216,12 +216,13 @@ def bench_effect(workdir: Path, name: str, body: str, loops: int, repeat: int) -
         hand_times.append(elapsed)
     t_hand = max(min(hand_times), 1e-9)
     done = full.new_game(1).data
-    same = (done["p"] == result["p"] and done["z"] == result["z"] and done["rng"] == result["rng"])
+    same = (done["values"] == result["values"] and done["zones"] == result["zones"]
+            and done["rng"] == result["rng"])
     return {"effect": name, "body": body, "loops": loops,
             "interpreter_s": interp, "hand_written_s": t_hand,
             "interpreter_us_per_loop": interp / loops * 1e6,
             "hand_written_us_per_loop": t_hand / loops * 1e6,
-            "ratio": interp / t_hand, "steps_per_loop": (done["steps"] - base["steps"]) / loops,
+            "ratio": interp / t_hand,
             "same_result": same}
 
 

@@ -246,7 +246,7 @@ def player_counts(compiled: dict) -> list[int]:
 
 def random_games(game: Game, seconds: float, min_games: int, seed: int = 1) -> dict:
     rng = random.Random(seed)
-    games = decisions = steps = 0
+    games = decisions = 0
     t0 = time.perf_counter()
     while games < min_games or time.perf_counter() - t0 < seconds:
         state = game.new_game(seed + games)
@@ -254,11 +254,9 @@ def random_games(game: Game, seconds: float, min_games: int, seed: int = 1) -> d
             state.apply(rng.choice(state.legal_actions()))
         games += 1
         decisions += state.data["decisions"]
-        steps += state.data["steps"]
     elapsed = time.perf_counter() - t0
     return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "decisions_per_s": decisions / elapsed, "steps_per_s": steps / elapsed,
-            "decisions_per_game": decisions / games, "steps_per_game": steps / games}
+            "decisions_per_s": decisions / elapsed, "decisions_per_game": decisions / games}
 
 
 def run_playouts(cfg: dict, packs, log) -> list[dict]:
@@ -371,22 +369,20 @@ def print_tables(result: dict) -> None:
         it = result["interpreter"]
         t = Table(title=f"Interpreter vs hand-written Python ({it['loops']} loops, best of "
                         f"{it['repeat']}; target ratio <= 2.0)")
-        for col in ("effect", "steps/loop", "interp us/loop", "hand us/loop", "ratio", "same"):
+        for col in ("effect", "interp us/loop", "hand us/loop", "ratio", "same"):
             t.add_column(col, justify="left" if col == "effect" else "right")
         for r in it["rows"]:
-            t.add_row(r["effect"], _f(r["steps_per_loop"], 1), _f(r["interpreter_us_per_loop"], 2),
+            t.add_row(r["effect"], _f(r["interpreter_us_per_loop"], 2),
                       _f(r["hand_written_us_per_loop"], 2), _f(r["ratio"], 1),
                       "yes" if r["same_result"] else "NO")
         console.print(t)
     if "playouts" in result:
         t = Table(title="Random playouts")
-        for col in ("pack", "players", "games", "games/s", "decisions/s", "steps/s",
-                    "decisions/game", "steps/game"):
+        for col in ("pack", "players", "games", "games/s", "decisions/s", "decisions/game"):
             t.add_column(col, justify="left" if col == "pack" else "right")
         for r in result["playouts"]:
             t.add_row(r["pack"], str(r["players"]), str(r["games"]), _f(r["games_per_s"], 2),
-                      _f(r["decisions_per_s"], 0), _f(r["steps_per_s"], 0),
-                      _f(r["decisions_per_game"], 0), _f(r["steps_per_game"], 0))
+                      _f(r["decisions_per_s"], 0), _f(r["decisions_per_game"], 0))
         console.print(t)
     if "mcts" in result:
         t = Table(title="MCTS (runtime/mcts.py, random rollouts)")

@@ -1,9 +1,9 @@
 """The typed intermediate representation of effect text: statements and expressions.
 
 The parser turns effect strings into these frozen dataclasses; the resolver annotates names;
-the lowering turns them into the runtime's flat node table. Every statement class here has
-exactly one lowering and one runtime handler (checked at import by the registries in
-``compiler/lower.py`` and ``runtime/interpreter.py``).
+the lowering turns them into the runtime's flat node table. Every statement class names the op
+of ``rulewright/language.py`` it lowers to (``op``), and its fields carry the op's field names,
+so the lowering walks them generically (checked when ``compiler/lower.py`` is imported).
 
 Every node carries ``span``: ``(start, end)`` character offsets inside the effect string it
 came from, so a diagnostic can be mapped back to the YAML file's line and column.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, fields
+from typing import ClassVar
 
 Span = tuple[int, int]
 NO_SPAN: Span = (0, 0)
@@ -186,6 +187,8 @@ class Amount(Node):
 class Seq(Stmt):
     """``a; b; c``."""
 
+    op: ClassVar[str] = "seq"
+
     items: tuple[Stmt, ...]
 
 
@@ -193,10 +196,14 @@ class Seq(Stmt):
 class Nothing(Stmt):
     """``nothing``: the empty effect."""
 
+    op: ClassVar[str] = "nothing"
+
 
 @dataclass(frozen=True)
 class Gain(Stmt):
     """``gain 2 coin, 1 favor``. On a track: advance one step at a time, collecting rewards."""
+
+    op: ClassVar[str] = "gain"
 
     amounts: tuple[Amount, ...]
 
@@ -205,6 +212,8 @@ class Gain(Stmt):
 class Pay(Stmt):
     """``pay 2 coin``: a cost. Only offered where affordable; unaffordable is an error."""
 
+    op: ClassVar[str] = "pay"
+
     amounts: tuple[Amount, ...]
 
 
@@ -212,12 +221,16 @@ class Pay(Stmt):
 class Lose(Stmt):
     """``lose 1 favor``: like pay, but clamps at the minimum instead of failing."""
 
+    op: ClassVar[str] = "lose"
+
     amounts: tuple[Amount, ...]
 
 
 @dataclass(frozen=True)
 class SetTo(Stmt):
     """``set influence to 0``; ``set p.trade_rep to 0``; ``set passed to 1``."""
+
+    op: ClassVar[str] = "set"
 
     target: Expr
     value: Expr
@@ -227,6 +240,8 @@ class SetTo(Stmt):
 class Reset(Stmt):
     """``reset craft_rep``: back to the track's or resource's start value."""
 
+    op: ClassVar[str] = "reset"
+
     target: Expr
 
 
@@ -235,6 +250,8 @@ class May(Stmt):
     """``may X``: the player chooses to do X or not (only asked when X is feasible);
     ``may "Trash it for 1 point": X`` gives the option a label."""
 
+    op: ClassVar[str] = "may"
+
     body: Stmt
     label: str = ""
 
@@ -242,6 +259,8 @@ class May(Stmt):
 @dataclass(frozen=True)
 class Paid(Stmt):
     """``pay 2 coin -> gain 1 points``: an optional paid reward, taken at most once."""
+
+    op: ClassVar[str] = "paid"
 
     cost: Stmt
     reward: Stmt
@@ -253,6 +272,8 @@ class Choose(Stmt):
     ``labels`` holds what players see for each option (``"Take coins": gain 2 coin``);
     an empty label shows the option's effect text."""
 
+    op: ClassVar[str] = "choose"
+
     options: tuple[Stmt, ...]
     labels: tuple[str, ...] = ()
 
@@ -261,12 +282,16 @@ class Choose(Stmt):
 class AnyOrder(Stmt):
     """``in any order { A | B | C }``: all of them, the player picks which comes next."""
 
+    op: ClassVar[str] = "anyorder"
+
     items: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
 class If(Stmt):
     """``if COND: A else: B``."""
+
+    op: ClassVar[str] = "if"
 
     cond: Expr
     then: Stmt
@@ -278,6 +303,8 @@ class Repeat(Stmt):
     """``twice: X``, ``3 times: X``, ``repeat N times: X`` and the scaling suffix
     ``X per icon of die`` (count is then the number of matching icons)."""
 
+    op: ClassVar[str] = "repeat"
+
     count: Expr
     body: Stmt
 
@@ -285,6 +312,8 @@ class Repeat(Stmt):
 @dataclass(frozen=True)
 class While(Stmt):
     """``while COND: X`` (``until COND: X`` parses to ``While(not COND)``)."""
+
+    op: ClassVar[str] = "while"
 
     cond: Expr
     body: Stmt
@@ -296,6 +325,9 @@ class ForEach(Stmt):
 
     Iterating over players rebinds ``you`` to the current player.
     """
+
+    op: ClassVar[str] = "foreach"
+    secret: ClassVar[bool] = False
 
     var: str
     source: Expr
@@ -310,6 +342,8 @@ class ChooseItem(Stmt):
     ``optional`` (``may choose``) adds a "none" option. Nothing to choose from: skipped.
     """
 
+    op: ClassVar[str] = "chooseitem"
+
     var: str
     source: Expr
     body: Stmt
@@ -321,6 +355,8 @@ class ChooseItem(Stmt):
 class Let(Stmt):
     """``let x = EXPR``: binds ``x`` for the rest of the enclosing sequence."""
 
+    op: ClassVar[str] = "seq"
+
     var: str
     value: Expr
 
@@ -328,6 +364,8 @@ class Let(Stmt):
 @dataclass(frozen=True)
 class Invoke(Stmt):
     """``resolve_die(d)``: call a named procedure of the pack with arguments."""
+
+    op: ClassVar[str] = "invoke"
 
     name: str
     args: tuple[Expr, ...]
@@ -337,6 +375,8 @@ class Invoke(Stmt):
 class Draw(Stmt):
     """``draw 5 from bag to pool``: move N components from the top of a zone; a zone that runs
     out refills from its declared ``refill_from`` zone (shuffled) and the draw continues."""
+
+    op: ClassVar[str] = "draw"
 
     count: Expr
     source: Expr
@@ -348,6 +388,8 @@ class Move(Stmt):
     """``move d to discard``: one component (or every component of a collection) to a zone.
     Entering a zone with ``on_enter: roll`` rolls the die."""
 
+    op: ClassVar[str] = "move"
+
     item: Expr
     dest: Expr
     position: str = "top"  # "top" | "bottom"
@@ -357,6 +399,8 @@ class Move(Stmt):
 class Shuffle(Stmt):
     """``shuffle deck``."""
 
+    op: ClassVar[str] = "shuffle"
+
     zone: Expr
 
 
@@ -364,12 +408,16 @@ class Shuffle(Stmt):
 class Roll(Stmt):
     """``roll d`` (a random face; chance through the state's generator)."""
 
+    op: ClassVar[str] = "roll"
+
     item: Expr
 
 
 @dataclass(frozen=True)
 class TurnFace(Stmt):
     """``turn d to any face`` (face is None: the player chooses) or ``turn d to face 2``."""
+
+    op: ClassVar[str] = "turn"
 
     item: Expr
     face: Expr | None = None
@@ -379,6 +427,8 @@ class TurnFace(Stmt):
 class SetState(Stmt):
     """``exhaust c``, ``ready c``, ``flip c`` (upgraded side), ``trash c``: card states."""
 
+    op: ClassVar[str] = "cardstate"
+
     action: str  # "exhaust" | "ready" | "flip" | "trash"
     item: Expr
 
@@ -386,6 +436,8 @@ class SetState(Stmt):
 @dataclass(frozen=True)
 class Replace(Stmt):
     """``replace d with e``: e takes d's place (zone and position); d goes where e was."""
+
+    op: ClassVar[str] = "replace"
 
     old: Expr
     new: Expr
@@ -396,6 +448,8 @@ class Forge(Stmt):
     """``forge f onto d``: face component ``f`` replaces one face of die ``d`` chosen by the
     player (games whose dice are built face by face)."""
 
+    op: ClassVar[str] = "forge"
+
     face: Expr
     die: Expr
 
@@ -403,6 +457,8 @@ class Forge(Stmt):
 @dataclass(frozen=True)
 class Place(Stmt):
     """``place you on s``: occupy a location (a space, a portal); ``clear s`` empties it."""
+
+    op: ClassVar[str] = "place"
 
     who: Expr
     location: Expr
@@ -412,6 +468,8 @@ class Place(Stmt):
 class Clear(Stmt):
     """``clear s`` / ``clear all``: remove every occupant of a location (or of every one)."""
 
+    op: ClassVar[str] = "clear"
+
     location: Expr | None
 
 
@@ -419,6 +477,8 @@ class Clear(Stmt):
 class Run(Stmt):
     """``run c.craft_reward``; ``run s.effect(die: d)``: run a named effect printed on a card
     or a space, with ``this`` bound to it and the given arguments bound by name."""
+
+    op: ClassVar[str] = "run"
 
     item: Expr
     effect: str
@@ -457,6 +517,8 @@ class Trigger(Node):
 class Emit(Stmt):
     """``emit resolved(die: d)``: announce an event; matching triggers fire with its fields."""
 
+    op: ClassVar[str] = "emit"
+
     event: str
     args: tuple[tuple[str, Expr], ...]
 
@@ -466,6 +528,9 @@ class Simultaneously(Stmt):
     """``simultaneously for each p in players where COND: X``: each player makes X's decisions
     in turn, secretly; ``let`` bindings inside become that player's secret values, revealed
     (visible to all) when the block ends."""
+
+    op: ClassVar[str] = "foreach"
+    secret: ClassVar[bool] = True
 
     var: str
     source: Expr
@@ -477,12 +542,16 @@ class Simultaneously(Stmt):
 class UseAbilities(Stmt):
     """``use abilities``: a window where the player may use any ready activated abilities."""
 
+    op: ClassVar[str] = "abilities"
+
     window: str = ""
 
 
 @dataclass(frozen=True)
 class Record(Stmt):
     """``record crafted c``: count a usage of a component for the simulation statistics."""
+
+    op: ClassVar[str] = "record"
 
     stat: str
     item: Expr
@@ -491,6 +560,8 @@ class Record(Stmt):
 @dataclass(frozen=True)
 class EndGame(Stmt):
     """``end game``: stop the game now and go to final scoring."""
+
+    op: ClassVar[str] = "endgame"
 
 
 STATEMENTS: tuple[type[Stmt], ...] = tuple(

@@ -1,7 +1,9 @@
 """Lowering: a checked pack (model + IR trees) -> the compiled ruleset, a plain JSON-able dict.
 
-Statements become a flat table of nodes ``[op, arg, ...]`` whose statement children are node
-ids (ints), so the runtime's agenda frames can refer to them by number. Expressions become
+Statements become a flat table of nodes ``{"op": ..., field: ...}`` (the fields of the op in
+``rulewright/language.py``) whose statement children are node ids (ints), so the runtime's
+agenda frames can refer to them by number; ``origins`` says which definition each node belongs
+to, so a rule that fails at run time can be named. Expressions become
 nested lists ``[op, ...]`` that the runtime compiles to closures once per game. Names are
 classified here against the pack (locals first), so the runtime never sees the IR or YAML.
 """
@@ -12,38 +14,43 @@ import hashlib
 import json
 from typing import Any, Callable
 
+from dataclasses import fields as dataclass_fields
+
+from ..language import OPS, Field
 from . import ir
 from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
+from .names import build_names
 
-FORMAT = 1
+FORMAT = 2
 
 class Lowering:
     """Turns IR into the node table. One instance per compile."""
 
     def __init__(self, pack: Pack):
         self.pack = pack
-        self.nodes: list[list] = []
+        self.nodes: list[dict] = []
         self.labels: list[str] = []  # each node's own effect text, for decision labels
+        self.origins: list[list[str]] = []  # each node's definition, for run-time errors
+        self.origin: list[str] = ["flow", "main"]
         self.text = ""
         self.player_values = set(pack.resources) | set(pack.tracks) | set(pack.vars)
         procedures = dict(pack.procedures)
         for variant in pack.variants.values():
             procedures.update(variant.procedures)
         self.functions = {pid for pid, p in procedures.items() if p.value is not None}
-        from .names import build_names
         self.properties = build_names(pack).properties
-        self.lowerers: dict[type, Callable[[Any, frozenset], list]] = STATEMENT_LOWERERS
 
     # ---------------------------------------------------------------- statements
 
     def stmt(self, node: ir.Stmt, scope: frozenset) -> int:
         """Lower one statement; returns its node id."""
-        handler = self.lowerers[type(node)]
+        lower = STATEMENT_LOWERERS.get(type(node), _generic)
         index = len(self.nodes)
-        self.nodes.append([])  # reserve the id so children get later ids
+        self.nodes.append({})  # reserve the id so children get later ids
         start, end = node.span
         self.labels.append(" ".join(self.text[start:end].split()) if end > start else "")
-        self.nodes[index] = handler(self, node, scope)
+        self.origins.append(self.origin)
+        self.nodes[index] = lower(self, node, scope)
         return index
 
     def effect(self, text: EffectText | None, scope: frozenset = frozenset()) -> int | None:
@@ -140,70 +147,85 @@ class Lowering:
         return [[self.expr(a.count, scope), self.target(a.target, scope)] for a in amounts]
 
 
-def _seq(lw: Lowering, n: ir.Seq, scope: frozenset) -> list:
-    items = []
+def _seq(lw: Lowering, n: ir.Seq, scope: frozenset) -> dict:
+    parts: list = []
     for item in n.items:
         if isinstance(item, ir.Let):
-            items.append(["let", item.var, lw.expr(item.value, scope)])
+            parts.append(["let", item.var, lw.expr(item.value, scope)])
             scope = scope | {item.var}
         else:
-            items.append(lw.stmt(item, scope))
-    return ["seq", items]
+            parts.append(lw.stmt(item, scope))
+    return {"op": "seq", "parts": parts}
 
 
-def _bind(var: str, scope: frozenset) -> frozenset:
-    return scope | {var}
+def _field(lw: Lowering, node: ir.Stmt, f: Field, scope: frozenset):
+    """One field of a node, lowered by its kind (``rulewright/language.py``)."""
+    value = getattr(node, f.name)
+    if f.binds is not None:
+        scope = scope | {getattr(node, f.binds)}
+    kind = f.kind
+    if value is None and f.optional:
+        return None
+    if kind == "stmt":
+        return lw.stmt(value, scope)
+    if kind == "stmts":
+        return [lw.stmt(v, scope) for v in value]
+    if kind == "expr":
+        return lw.expr(value, scope)
+    if kind == "exprs":
+        return [lw.expr(v, scope) for v in value]
+    if kind == "amounts":
+        return lw.amounts(value, scope)
+    if kind == "target":
+        return lw.target(value, scope)
+    if kind == "named":
+        return [[k, lw.expr(v, scope)] for k, v in value]
+    if kind == "words":
+        return list(value)
+    if kind == "flag":
+        return bool(value)
+    return value  # var, word
 
 
-STATEMENT_LOWERERS: dict[type, Callable[[Lowering, Any, frozenset], list]] = {
+def _generic(lw: Lowering, node: ir.Stmt, scope: frozenset) -> dict:
+    """A node ``{"op": ..., field: lowered value, ...}`` in the op's field order."""
+    op = OPS[node.op]
+    out: dict = {"op": op.name}
+    for f in op.fields:
+        out[f.name] = _field(lw, node, f, scope)
+    return out
+
+
+STATEMENT_LOWERERS: dict[type, Callable[[Lowering, Any, frozenset], dict]] = {
     ir.Seq: _seq,
-    ir.Nothing: lambda lw, n, s: ["nothing"],
-    ir.Gain: lambda lw, n, s: ["gain", lw.amounts(n.amounts, s)],
-    ir.Pay: lambda lw, n, s: ["pay", lw.amounts(n.amounts, s)],
-    ir.Lose: lambda lw, n, s: ["lose", lw.amounts(n.amounts, s)],
-    ir.SetTo: lambda lw, n, s: ["set", lw.target(n.target, s), lw.expr(n.value, s)],
-    ir.Reset: lambda lw, n, s: ["reset", lw.target(n.target, s)],
-    ir.May: lambda lw, n, s: ["may", lw.stmt(n.body, s), n.label],
-    ir.Paid: lambda lw, n, s: ["paid", lw.stmt(n.cost, s), lw.stmt(n.reward, s)],
-    ir.Choose: lambda lw, n, s: ["choose", [lw.stmt(o, s) for o in n.options], list(n.labels)],
-    ir.AnyOrder: lambda lw, n, s: ["anyorder", [lw.stmt(o, s) for o in n.items]],
-    ir.If: lambda lw, n, s: ["if", lw.expr(n.cond, s), lw.stmt(n.then, s),
-                             lw.stmt(n.otherwise, s) if n.otherwise is not None else None],
-    ir.Repeat: lambda lw, n, s: ["repeat", lw.expr(n.count, s), lw.stmt(n.body, s)],
-    ir.While: lambda lw, n, s: ["while", lw.expr(n.cond, s), lw.stmt(n.body, s)],
-    ir.ForEach: lambda lw, n, s: ["foreach", n.var, lw.expr(n.source, s),
-                                  lw.expr(n.where, _bind(n.var, s)),
-                                  lw.stmt(n.body, _bind(n.var, s))],
-    ir.ChooseItem: lambda lw, n, s: ["chooseitem", n.var, lw.expr(n.source, s),
-                                     lw.expr(n.where, _bind(n.var, s)),
-                                     lw.stmt(n.body, _bind(n.var, s)), n.optional],
-    ir.Let: lambda lw, n, s: ["seq", [["let", n.var, lw.expr(n.value, s)]]],
-    ir.Invoke: lambda lw, n, s: ["invoke", n.name, [lw.expr(a, s) for a in n.args]],
-    ir.Draw: lambda lw, n, s: ["draw", lw.expr(n.count, s), lw.expr(n.source, s),
-                               lw.expr(n.dest, s)],
-    ir.Move: lambda lw, n, s: ["move", lw.expr(n.item, s), lw.expr(n.dest, s), n.position],
-    ir.Shuffle: lambda lw, n, s: ["shuffle", lw.expr(n.zone, s)],
-    ir.Roll: lambda lw, n, s: ["roll", lw.expr(n.item, s)],
-    ir.TurnFace: lambda lw, n, s: ["turn", lw.expr(n.item, s), lw.expr(n.face, s)],
-    ir.SetState: lambda lw, n, s: ["cardstate", n.action, lw.expr(n.item, s)],
-    ir.Replace: lambda lw, n, s: ["replace", lw.expr(n.old, s), lw.expr(n.new, s)],
-    ir.Forge: lambda lw, n, s: ["forge", lw.expr(n.face, s), lw.expr(n.die, s)],
-    ir.Place: lambda lw, n, s: ["place", lw.expr(n.who, s), lw.expr(n.location, s)],
-    ir.Clear: lambda lw, n, s: ["clear", lw.expr(n.location, s)],
-    ir.Run: lambda lw, n, s: ["run", lw.expr(n.item, s), n.effect,
-                              [[k, lw.expr(v, s)] for k, v in n.args]],
-    ir.Emit: lambda lw, n, s: ["emit", n.event, [[k, lw.expr(v, s)] for k, v in n.args]],
-    ir.Simultaneously: lambda lw, n, s: ["foreach", n.var, lw.expr(n.source, s),
-                                         lw.expr(n.where, _bind(n.var, s)),
-                                         lw.stmt(n.body, _bind(n.var, s)), "secret"],
-    ir.UseAbilities: lambda lw, n, s: ["abilities", n.window],
-    ir.Record: lambda lw, n, s: ["record", n.stat, lw.expr(n.item, s)],
-    ir.EndGame: lambda lw, n, s: ["endgame"],
+    ir.Let: lambda lw, n, s: {"op": "seq", "parts": [["let", n.var, lw.expr(n.value, s)]]},
 }
+"""The statements whose IR is not their op's fields one for one (a sequence's lets bind
+names for the parts after them); every other statement is lowered by :func:`_generic`."""
 
-_missing = [cls.__name__ for cls in ir.STATEMENTS if cls not in STATEMENT_LOWERERS]
-if _missing:  # a new IR statement without a lowering must fail at import, not in a game
-    raise ImportError(f"statements without a lowering: {', '.join(_missing)}")
+
+def _check_statements() -> None:
+    """Every IR statement names an op whose fields it carries, and every op has a statement:
+    a mismatch fails at import, not in a game."""
+    problems = []
+    named = set()
+    for cls in ir.STATEMENTS:
+        op = OPS.get(getattr(cls, "op", ""))
+        if op is None:
+            problems.append(f"{cls.__name__} names no op of rulewright/language.py")
+            continue
+        named.add(op.name)
+        if cls in STATEMENT_LOWERERS:
+            continue
+        names = {f.name for f in dataclass_fields(cls)} | set(vars(cls))
+        problems += [f"{cls.__name__} lacks field {f.name!r} of op {op.name!r}"
+                     for f in op.fields if f.name not in names]
+    problems += [f"op {name!r} has no IR statement" for name in OPS if name not in named]
+    if problems:
+        raise ImportError("; ".join(problems))
+
+
+_check_statements()
 
 
 # --------------------------------------------------------------------------- the ruleset
@@ -283,9 +305,13 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
     """Lower a fully checked pack to the compiled ruleset dict (JSON-able)."""
     lw = Lowering(pack)
     triggers: dict[str, list] = {}
-    procedures = {pid: _procedure(lw, pid, proc) for pid, proc in pack.procedures.items()}
+    procedures = {}
+    for pid, proc in pack.procedures.items():
+        lw.origin = ["procedure", pid]
+        procedures[pid] = _procedure(lw, pid, proc)
     cards = {}
     for cid, card in pack.cards.items():
+        lw.origin = ["card", cid]
         cards[cid] = {
             "deck": card.deck, "copies": card.copies, "name": card.name or cid, "type": card.type,
             "front": _side(lw, cid, card.front, triggers, "front"),
@@ -293,6 +319,7 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
         }
     tracks = {}
     for tid, track in pack.tracks.items():
+        lw.origin = ["track", tid]
         tracks[tid] = {"scope": track.scope, "length": track.length, "start": track.start,
                        "visibility": track.visibility,
                        "rewards": {str(pos): lw.effect(text)
@@ -300,11 +327,21 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
     flow = pack.flow
     variants = {}
     for vid, variant in pack.variants.items():
+        variant_procedures = {}
+        for pid, proc in variant.procedures.items():
+            lw.origin = ["procedure", pid]
+            variant_procedures[pid] = _procedure(lw, pid, proc)
         variants[vid] = {
             "players": list(variant.players), "auto": variant.auto,
             "constants": dict(variant.constants),
-            "procedures": {pid: _procedure(lw, pid, p) for pid, p in variant.procedures.items()},
+            "procedures": variant_procedures,
         }
+    spaces = {}
+    for sid, space in pack.spaces.items():
+        lw.origin = ["space", sid]
+        spaces[sid] = _space(lw, space)
+    lw.origin = ["flow", "main"]
+    main = lw.effect(flow.main) if flow else None
     compiled = {
         "format": FORMAT,
         "pack": {"id": pack.id, "name": pack.name, "version": pack.version,
@@ -326,12 +363,12 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
                        "props": dict(d.props), "count": d.count, "zone": d.zone}
                  for did, d in pack.dice.items()},
         "cards": cards,
-        "spaces": {sid: _space(lw, s) for sid, s in pack.spaces.items()},
+        "spaces": spaces,
         "procedures": procedures,
         "variants": variants,
         "triggers": {k: v for k, v in sorted(triggers.items())},
         "flow": {
-            "main": lw.effect(flow.main) if flow else None,
+            "main": main,
             "score": lw.expr(flow.score.tree, frozenset()) if flow else None,
             "tiebreak": [lw.expr(t.tree, frozenset()) for t in flow.tiebreak] if flow else [],
             "evaluation": lw.expr(flow.evaluation.tree, frozenset())
@@ -349,6 +386,7 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
         },
         "nodes": lw.nodes,
         "labels": lw.labels,
+        "origins": lw.origins,
     }
     compiled["hash"] = ruleset_hash(compiled, source_digest)
     return compiled

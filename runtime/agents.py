@@ -63,7 +63,7 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
-        base = state.resample_hidden(me, rng.getrandbits(63))
+        base = state.determinise(me, rng.getrandbits(63))
         best_value: tuple | None = None
         best: list[int] = []
         for action in legal:

@@ -17,10 +17,17 @@ class RuleError(Exception):
     """A rule could not be carried out (an unaffordable cost, an unbound name, a bad value)."""
 
 
+MAX_LIST = 10_000
+"""No list a rule builds may hold more items than this (see ``runtime/world.py``)."""
+
+MAX_DEPTH = 200
+"""Expressions nest at most this deep (the compiler's effect-text limit is far below)."""
+
+
 def items(rt, value) -> list:
     """A collection value as a list: a zone's components, a list, or a single item."""
-    if isinstance(value, str) and value.startswith("@"):
-        return list(rt.s["z"].get(value[1:], ()))
+    if value.__class__ is str and value.startswith("@"):
+        return list(rt.zones.get(value[1:], ()))
     if isinstance(value, list):
         return value
     if value is None:
@@ -49,6 +56,8 @@ def _arith(op):
     def calc(a, b):
         if a is None or b is None or isinstance(a, (str, list)) or isinstance(b, (str, list)):
             if op == "+" and isinstance(a, list) and isinstance(b, list):
+                if len(a) + len(b) > MAX_LIST:
+                    raise RuleError(f"a list of {len(a) + len(b)} items: at most {MAX_LIST}")
                 return a + b
             raise RuleError(f"cannot compute {a!r} {op} {b!r}")
         if op == "+":
@@ -69,18 +78,108 @@ def _arith(op):
     return calc
 
 
-def compile_expr(e, lazy: bool = False) -> Fn:
+_BINARY = frozenset({"and", "or", "in", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"})
+
+
+def check_expr(e, depth: int = 0) -> None:
+    """Refuse anything that is not a well-formed lowered expression: every form, name and
+    literal of exactly the type it must have, so that only checked values reach the Python
+    source :func:`compile_expr` writes."""
+    if depth > MAX_DEPTH:
+        raise RuleError("an expression nested too deeply")
+    if e is None:
+        return
+    if e.__class__ is not list or not e or e[0].__class__ is not str:
+        raise RuleError(f"not an expression: {str(e)[:60]}")
+    op, n = e[0], len(e)
+
+    def word(value):
+        if value.__class__ is not str:
+            raise RuleError(f"{op}: expected a name, got {str(value)[:40]}")
+
+    def sub(value):
+        check_expr(value, depth + 1)
+
+    def listed(value):
+        if value.__class__ is not list:
+            raise RuleError(f"{op}: expected a list of expressions")
+        for v in value:
+            sub(v)
+
+    shape = {"lit": 2, "env": 2, "players": 1, "pv": 3, "pvref": 3, "zone": 3, "const": 2,
+             "attr": 3, "attrvar": 3, "fn": 3, "un": 3, "bin": 4, "call": 3, "list": 2,
+             "comp": 5}
+    if op not in shape:
+        raise RuleError(f"unknown expression form {op[:40]!r}")
+    if n != shape[op]:
+        raise RuleError(f"{op}: {n - 1} parts, expected {shape[op] - 1}")
+    if op == "lit":
+        value = e[1]
+        if value is not None and value.__class__ not in (int, bool, str):
+            raise RuleError(f"a literal must be a number, text, true/false or none, "
+                            f"got {str(value)[:40]}")
+    elif op in ("env", "const"):
+        word(e[1])
+    elif op in ("pv", "pvref", "attr"):
+        sub(e[1])
+        word(e[2])
+    elif op == "zone":
+        word(e[1])
+        sub(e[2])
+    elif op == "attrvar":
+        sub(e[1])
+        sub(e[2])
+    elif op == "fn":
+        word(e[1])
+        listed(e[2])
+    elif op == "un":
+        if e[1] not in ("not", "-"):
+            raise RuleError(f"unknown operator {str(e[1])[:20]!r}")
+        sub(e[2])
+    elif op == "bin":
+        if e[1].__class__ is not str or e[1] not in _BINARY:
+            raise RuleError(f"unknown operator {str(e[1])[:20]!r}")
+        sub(e[2])
+        sub(e[3])
+    elif op == "call":
+        if e[1].__class__ is not str or e[1] not in BUILTINS:
+            raise RuleError(f"unknown built-in function {str(e[1])[:40]!r}")
+        listed(e[2])
+    elif op == "list":
+        listed(e[1])
+    elif op == "comp":
+        word(e[1])
+        sub(e[2])
+        sub(e[3])
+        sub(e[4])
+
+
+class Scopes:
+    """What a ruleset says about names, for expressions written for it: each zone's and each
+    value's scope (``key`` tells rulesets that say the same apart from the others)."""
+
+    def __init__(self, zones: dict[str, str], values: dict[str, str]):
+        self.zones = dict(zones)
+        self.values = dict(values)
+        self.key = repr((sorted(self.zones.items()), sorted(self.values.items())))
+
+
+def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
     """Compile one lowered expression (nested lists) to a function ``fn(rt, env)``.
 
     The expression becomes the source of one Python function (see :func:`expr_source`), so a
     filter such as ``def(c) == K and c.cost >= 2`` costs one call per evaluation, not one
-    closure call per operator. Identical expressions share one function (a module cache: the
-    functions depend on the expression only, never on a ruleset).
+    closure call per operator. With ``scopes`` the code reads a player's values and a zone's
+    components directly. Identical expressions share one function (a module cache).
     """
-    key = repr(e) + (" lazy" if lazy else "")
+    key = repr(e) + (" lazy" if lazy else "") + (scopes.key if scopes else "")
     fn = _CACHE.get(key)
     if fn is None:
-        source, constants = expr_source(e, lazy)
+        check_expr(e)
+        if len(_CACHE) >= CACHE_SIZE:  # a long-lived process meets many rulesets
+            _CACHE.clear()
+            _SOURCES.clear()
+        source, constants = expr_source(e, lazy, scopes)
         namespace = dict(_HELPERS)
         namespace.update(constants)
         # numbered so that a profile tells the expressions apart: see ``compiled_source``
@@ -94,6 +193,8 @@ def compile_expr(e, lazy: bool = False) -> Fn:
 
 _CACHE: dict[str, Fn] = {}
 _SOURCES: list[str] = []
+CACHE_SIZE = 50_000
+"""Compiled expressions kept at most (functions depend on the expression only)."""
 
 
 def compiled_source(number: int) -> str:
@@ -102,11 +203,11 @@ def compiled_source(number: int) -> str:
     return _SOURCES[number]
 
 
-def expr_source(e, lazy: bool = False) -> tuple[str, dict]:
+def expr_source(e, lazy: bool = False, scopes: Scopes | None = None) -> tuple[str, dict]:
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
     (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
     a generator, one at a time (for a caller that may stop at the first)."""
-    gen = _Gen()
+    gen = _Gen(scopes.zones, scopes.values) if scopes else _Gen()
     body = gen.expr(e, "env", {})
     if lazy and e[0] == "comp":
         body = f"({body[1:-1]})"
@@ -122,7 +223,14 @@ class _Gen:
     the variable bound (``_e2``), made once per loop as the closures did, and only when used.
     """
 
-    def __init__(self):
+    def __init__(self, zone_scopes: dict | None = None, value_scopes: dict | None = None,
+                 you_bound: bool = False):
+        self.base = "env"  # the local holding the env that names outside comprehensions read
+        # known for the expressions of one ruleset: zone and value scopes; ``you_bound``: every
+        # env the code sees binds ``you`` (the machine's envs for statements do)
+        self.zone_scopes = zone_scopes or {}
+        self.value_scopes = value_scopes or {}
+        self.you_bound = you_bound
         self.constants: dict[str, Any] = {}
         self.counter = 0
         self.loops: list[dict] = []  # the comprehensions being generated, innermost last
@@ -157,7 +265,10 @@ class _Gen:
             name = e[1]
             if name in scope:
                 return scope[name]
-            return f"(env[{name!r}] if {name!r} in env else _unbound({name!r}))"
+            base = self.base
+            if name == "you" and self.you_bound:
+                return f"{base}['you']"
+            return f"({base}[{name!r}] if {name!r} in {base} else _unbound({name!r}))"
         if op == "players":
             return "list(range(rt.n))"
         if op == "pv":
@@ -173,6 +284,15 @@ class _Gen:
             local = scope.get(e[1][1]) if e[1][0] == "env" else None
             if local in self.components and not self.in_source:
                 return self.component_attr(local, e[2])
+            if self.value_scopes.get(e[2]) == "player" and not self.in_source:
+                seat = self.fresh("s")
+                return (f"(rt.seat_values[{seat}][{e[2]!r}] if ({seat} := {x(e[1])}).__class__ "
+                        f"is int and 0 <= {seat} < rt.n else rt.attr({seat}, {e[2]!r}))")
+            if not self.in_source:  # a printed prop of a die or one-sided card, read in place
+                item, props = self.fresh("i"), self.fresh("p")
+                return (f"({props}[{e[2]!r}] if ({item} := {x(e[1])}).__class__ is str and "
+                        f"{e[2]!r} in ({props} := rt.rules.static_props.get({item}, _NO_PROPS[0])) "
+                        f"else rt.attr({item}, {e[2]!r}))")
             return f"rt.attr({x(e[1])}, {e[2]!r})"
         if op == "attrvar":
             return f"rt.attr({x(e[1])}, {x(e[2])})"
@@ -207,10 +327,40 @@ class _Gen:
             if name == "def" and len(args) == 1:
                 local = scope.get(args[0][1]) if args[0][0] == "env" else None
                 if local in self.components:  # a zone holds components only
-                    return f"{self.components[local]}[{local}]['d']"
+                    return f"{self.components[local]}[{local}]['def']"
                 return f"_definition(rt, {x(args[0])})"
             if name in ("count", "size") and len(args) == 1:
+                if args[0][0] == "comp":  # a comprehension is a list already
+                    same = _counted_same_definition(args[0])
+                    if same is not None and args[0][2][0] == "zone":
+                        # count(x in Z where def(x) == K): the zone's count of definition K
+                        zone = args[0][2]
+                        self.in_source += 1
+                        owner = self.expr(zone[2], env, scope) if zone[2] is not None \
+                            else self.you(scope)
+                        self.in_source -= 1
+                        return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
+                    equal = _counted_equal(args[0])
+                    if equal is not None:  # count(i in S where i == K): list.count
+                        self.in_source += 1
+                        source = self.zone_items(args[0][2], env, scope) \
+                            if args[0][2][0] == "zone" else x(args[0][2])
+                        self.in_source -= 1
+                        return f"_counted(rt, {source}).count({x(equal)})"
+                    return f"len({x(args[0])})"
                 return f"len(_items(rt, {x(args[0])}))"
+            if name == "icons" and len(args) == 1:
+                return f"rt.icons({x(args[0])})"  # the rules' own list: stores copy it
+            if name in ("top", "bottom") and len(args) == 1 and args[0][0] == "comp":
+                comp = args[0]
+                if comp[4] is None and comp[3] is not None and not self.in_source:
+                    # the first item from that end that passes: the scan stops there
+                    return self.first_passing(comp, env, scope, top=name == "top")
+                listed = self.fresh("l")
+                end = -1 if name == "top" else 0
+                return f"({listed}[{end}] if ({listed} := {x(args[0])}) else None)"
+            if name == "num_players" and not args:
+                return "rt.n"
             if name in ("any", "all") and len(args) == 1 and args[0][0] == "comp":
                 # stops at the first item that decides it (expressions have no side effects:
                 # only an error in an item after that one goes unnoticed)
@@ -219,9 +369,9 @@ class _Gen:
             if name == "allows" and len(args) == 2:
                 return f"rt.allows({x(args[0])}, {x(args[1])})"
             if name == "has" and len(args) == 2:
-                return f"_has_icon(rt, {x(args[0])}, {x(args[1])})"
+                return f"({x(args[1])} in rt.icons({x(args[0])}))"
             if name == "occupied" and len(args) == 1:
-                return f"bool(rt.s['occ'].get({x(args[0])}))"
+                return f"bool(rt.occupants.get({x(args[0])}))"
             parts = ", ".join(x(a) for a in args)
             return f"_builtins[{name!r}](rt, {env}, [{parts}])"
         if op == "list":
@@ -246,7 +396,13 @@ class _Gen:
     def zone_items(self, e, env: str, scope: dict) -> str:
         """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
         the zone's list itself (``_items`` takes either; the comprehension only reads it)."""
+        scope_of = self.zone_scopes.get(e[1])
+        if scope_of == "global":
+            return f"rt.zones[{'g:' + e[1]!r}]"
         owner = self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
+        if scope_of == "player" and e[2] is None and self.you_bound:  # the machine's envs
+            return (f"rt.zones[rt.rules.seat_zones[{e[1]!r}].get({owner}) "
+                    f"or _zone_key(rt, {e[1]!r}, {owner})]")
         return f"_zone_list(rt, {e[1]!r}, {owner})"
 
     def component_attr(self, local: str, name: str) -> str:
@@ -254,14 +410,16 @@ class _Gen:
         it shows (``Rules.printed``) read in place, :meth:`Interpreter.attr` for anything
         else (owner, face, state flags, props no side prints)."""
         props, comp = self.fresh("pp"), self.fresh("cp")
-        return (f"({props}[{name!r}] if {name!r} in ({props} := {self.printed[local]}.get("
-                f"({comp} := {self.components[local]}[{local}])['d'], _NO_PROPS)"
-                f"[1 if {comp}.get('u') else 0]) else rt.attr({local}, {name!r}))")
+        printed = self.printed[local]
+        return (f"({props}[{name!r}] if {name!r} in ({props} := {printed}[0].get({local}) or "
+                f"{printed}[1].get(({comp} := {self.components[local]}[{local}])['def'], "
+                f"_NO_PROPS)[1 if {comp}.get('upgraded') else 0]) else rt.attr({local}, {name!r}))")
 
-    @staticmethod
-    def you(scope: dict) -> str:
+    def you(self, scope: dict) -> str:
         """``env.get('you')`` (a comprehension over ``you`` binds it to its item)."""
-        return scope.get("you", "env.get('you')")
+        if "you" in scope:
+            return scope["you"]
+        return f"{self.base}['you']" if self.you_bound else f"{self.base}.get('you')"
 
     def memo(self, e) -> str:
         """A part of a comprehension's filter or value that does not depend on its variable
@@ -276,7 +434,14 @@ class _Gen:
         loop["memos"].append(box)
         return f"({box}[0] if {box} else _remember({box}, {text}))"
 
-    def comprehension(self, e, env: str, scope: dict, wrap: str = "") -> str:
+    def first_passing(self, e, env: str, scope: dict, top: bool) -> str:
+        """``top(x in S where C)``: the last item of S that passes C (``bottom``: the first),
+        found by a scan from that end that stops at it."""
+        generator = self.comprehension(e, env, scope, lazy_from_top=top)
+        return f"next({generator}, None)"
+
+    def comprehension(self, e, env: str, scope: dict, wrap: str = "",
+                      lazy_from_top: bool | None = None) -> str:
         """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension
         (each value passed through the helper ``wrap`` if given)."""
         var = e[1]
@@ -296,20 +461,56 @@ class _Gen:
         where = self.expr(e[3], inner, inner_scope) if e[3] is not None else None
         value = self.expr(e[4], inner, inner_scope) if e[4] is not None else item
         self.loops.pop()
-        loops = f"for {item} in _items(rt, {source})"
+        if lazy_from_top is None:
+            loops = f"for {item} in _counted(rt, {source})"
+        elif lazy_from_top:
+            loops = f"for {item} in reversed(_counted(rt, {source}))"
+        else:
+            loops = f"for {item} in _counted(rt, {source})"
         if loop["memos"]:
             loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
         if re.search(rf"\b{printed}\b", f"{where} {value}"):
-            loops = f"for {printed} in (rt.r.printed,) {loops}"
+            loops = f"for {printed} in ((rt.rules.static_props, rt.rules.printed),) {loops}"
         if re.search(rf"\b{comps}\b", f"{where} {value}"):
-            loops = f"for {comps} in (rt.s['c'],) {loops}"
+            loops = f"for {comps} in (rt.comps,) {loops}"
         if re.search(rf"\b{inner}\b", f"{where} {value}"):
             loops = (f"for {inner} in (dict({env}),) {loops} "
                      f"for _ in (_bind({inner}, {var!r}, {item}),)")
         condition = f" if {where}" if where is not None else ""
         if wrap:
             value = f"{wrap}({value})"
+        if lazy_from_top is not None:
+            return f"({value} {loops}{condition})"
         return f"[{value} {loops}{condition}]"
+
+
+def _counted_same_definition(comp):
+    """``K`` when a comprehension is ``v in S where def(v) == K`` (or ``K == def(v)``) with
+    ``K`` not reading ``v`` and no value."""
+    _op, var, _source, where, value = comp
+    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
+        return None
+    own = ["call", "def", [["env", var]]]
+    left, right = where[2], where[3]
+    if left == own and not _reads(right, var):
+        return right
+    if right == own and not _reads(left, var):
+        return left
+    return None
+
+
+def _counted_equal(comp):
+    """``K`` when a comprehension is ``v in S where v == K`` (or ``K == v``) with ``K`` not
+    reading ``v`` and no value: its count is how many items of S equal K."""
+    _op, var, _source, where, value = comp
+    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
+        return None
+    left, right = where[2], where[3]
+    if left == ["env", var] and not _reads(right, var):
+        return right
+    if right == ["env", var] and not _reads(left, var):
+        return left
+    return None
 
 
 def _memoisable(e) -> bool:
@@ -378,8 +579,8 @@ def _negative(value):
 
 def _definition(rt, item):
     """``def(x)``: a component's definition id (the value itself for a non-component)."""
-    comp = rt.s["c"].get(item) if item.__class__ is str else None
-    return comp["d"] if comp is not None else rt.definition(item)
+    comp = rt.comps.get(item) if item.__class__ is str else None
+    return comp["def"] if comp is not None else rt.definition(item)
 
 
 def _unknown_operator(op):
@@ -401,6 +602,15 @@ def _aggregate(fn, empty):
         values = [v for v in args if v is not None]
         return fn(values) if values else empty
     return call
+
+
+def _counted(rt, source) -> list:
+    """The items of a comprehension's source, each one a step of the step budget: work that
+    grows with the data is counted like work that grows with the rules."""
+    if source.__class__ is not list:
+        source = items(rt, source)
+    rt.steps += len(source)  # checked by the loop or call that repeats it, if any
+    return source
 
 
 def _holds(value) -> bool:
@@ -444,19 +654,24 @@ def _zone(rt, env, args):
 
 
 def _occupants(rt, env, args):
-    return list(rt.s["occ"].get(args[0], ()))
+    return list(rt.occupants.get(args[0], ()))
 
 
 def _zone_list(rt, name: str, owner):
     """The list of a zone's components (read only: no copy), as ``items(zone_key(...))``
     finds them."""
-    z = rt.r.zones.get(name)
-    if z is not None:
-        if z["scope"] == "global":
-            return rt.s["z"].get("g:" + name, ())
-        if owner.__class__ is int:
-            return rt.s["z"].get(f"{owner}:{name}", ())
+    keys = rt.rules.zone_lists.get(name)
+    if keys is not None:
+        if keys.__class__ is str:
+            return rt.zones[keys]
+        if owner.__class__ is int and 0 <= owner < len(keys):
+            return rt.zones[keys[owner]]
     return items(rt, rt.zone_key(name, owner))  # a bool seat, no such zone: as before
+
+
+def _zone_key(rt, name: str, owner) -> str:
+    """The state's key of ``owner``'s zone ``name`` (an error for a non-seat)."""
+    return rt.zone_key(name, owner)[1:]
 
 
 def _has_icon(rt, item, icon) -> bool:
@@ -464,7 +679,7 @@ def _has_icon(rt, item, icon) -> bool:
 
 
 def _occupied(rt, env, args):
-    return bool(rt.s["occ"].get(args[0]))
+    return bool(rt.occupants.get(args[0]))
 
 
 def _adjacent(rt, env, args):
@@ -485,16 +700,16 @@ def _completed(rt, env, args):
 
 def _state(flag):
     def call(rt, env, args):
-        comp = rt.s["c"].get(args[0])
+        comp = rt.comps.get(args[0]) if args[0].__class__ is str else None
         return bool(comp and comp.get(flag))
     return call
 
 
 def _round(rt, env, args):
     """The current round as the flow's ``round:`` expression says (0 if it has none)."""
-    if rt.r.round is None:
+    if rt.rules.round is None:
         return 0
-    return rt.r.round(rt, {"you": env.get("you")})
+    return rt.rules.round(rt, {"you": env.get("you")})
 
 
 def _order_by(rt, env, args):
@@ -527,13 +742,13 @@ def _faces(rt, env, args):
 
 
 def _face(rt, env, args):
-    comp = rt.s["c"].get(args[0])
-    return comp.get("f") if comp else None
+    comp = rt.comps.get(args[0]) if args[0].__class__ is str else None
+    return comp.get("face") if comp else None
 
 
 def _lookup(rt, env, args):
     """``lookup(table, x)``: the value of the largest position of a step table not above x."""
-    table = rt.r.tables.get(args[0])
+    table = rt.rules.tables.get(args[0])
     if table is None:
         raise RuleError(f"'{args[0]}' is not a table")
     x = args[1]
@@ -581,9 +796,9 @@ BUILTINS: dict[str, Callable] = {
     "highest": _extreme(max),
     "lowest": _extreme(min),
     "completed": _completed,
-    "exhausted": _state("x"),
-    "upgraded": _state("u"),
-    "trashed": _state("t"),
+    "exhausted": _state("exhausted"),
+    "upgraded": _state("upgraded"),
+    "trashed": _state("trashed"),
     "round": _round,
     "order_by": _order_by,
     "spaces": _spaces,
@@ -604,6 +819,7 @@ _HELPERS: dict[str, Any] = {
     "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
     "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon, "_zone_list": _zone_list,
+    "_counted": _counted, "_zone_key": _zone_key,
     **{name: _compare(op) for op, name in _COMPARE.items()},
     **{name: _arith(op) for op, name in _ARITH.items()},
 }

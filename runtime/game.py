@@ -1,9 +1,9 @@
 """The game API in OpenSpiel's shape: ``Game`` (a compiled ruleset for N players) and ``State``.
 
-A :class:`State` wraps plain data (see ``runtime/interpreter.py``): cloning is a copy, saving
-is a JSON dump, and the digest is a sha256 of its canonical JSON, independent of
-PYTHONHASHSEED. Every decision point is a clean state; ``apply`` checks the action and
-resumes the interpreter.
+A :class:`State` wraps plain data (state format 2, ``runtime/world.py``): cloning is a copy,
+saving is a JSON dump, and the digest is a sha256 of its canonical JSON, independent of
+PYTHONHASHSEED. Every decision point is a clean state; ``apply`` checks the action and resumes
+the rules (``runtime/machine.py``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-from typing import Any
+import sys
 
-from . import rng
+from .determinise import determinise
 from .exprs import RuleError
-from .interpreter import Interpreter, Rules
+from .labels import option_labels
+from .machine import Machine, StepBudgetError, locate, new_state
+from .options import option_key, option_refs
+from .ruleset import Ruleset
+from .views import view
 
 TERMINAL = -1
 
@@ -25,7 +29,8 @@ class IllegalActionError(ValueError):
 
 
 class EngineError(RuntimeError):
-    """The rules failed while running (an unaffordable cost, a runaway loop, a bad value)."""
+    """The rules failed while running (an unaffordable cost, a runaway loop, a bad value);
+    the message names the card or procedure whose rule failed."""
 
 
 class Game:
@@ -48,7 +53,7 @@ class Game:
         self.variant = variant
         self.pack_id = compiled["pack"]["id"]
         self.pack_hash = compiled["hash"]
-        self.rules = Rules(compiled, variant)
+        self.rules = Ruleset(compiled, players, variant)
 
     @classmethod
     def from_compiled(cls, compiled: dict, players: int, variant: str | None = None) -> "Game":
@@ -57,7 +62,10 @@ class Game:
 
     def new_game(self, seed: int) -> "State":
         """A new game: set up and run to the first decision."""
-        data = Interpreter.initial_state(self.rules, self.num_players, seed)
+        try:
+            data = new_state(self.rules, self.num_players, seed)
+        except RuleError as err:
+            raise EngineError(str(err)) from None
         state = State(self, data)
         state._run()
         return state
@@ -77,74 +85,141 @@ class State:
 
     def __init__(self, game: Game, data: dict):
         self.game = game
-        self.data = data
+        self._data = data
+        self._machine: Machine | None = None
+        self._touched = False
+        self._labels: tuple = (None, None)
+
+    @property
+    def data(self) -> dict:
+        """All of the game (state format 2, ``runtime/world.py``). Whoever reads it may change
+        it, so what the machine worked out from it is forgotten before it runs again."""
+        self._touched = True
+        return self._data
+
+    @property
+    def machine(self) -> Machine:
+        """The machine that runs and reads this state's rules."""
+        machine = self._machine
+        if machine is None:
+            machine = self._machine = Machine(self.game.rules, self._data)
+        elif self._touched:
+            machine.refresh()
+        self._touched = False
+        machine.steps = 0
+        return machine
 
     # ------------------------------------------------------------------ running
 
     def _run(self, index: int | None = None) -> None:
-        rt = Interpreter(self.game.rules, self.data)
+        machine = self.machine
         try:
             if index is None:
-                rt.run()
+                machine.run()
             else:
-                rt.resume(index)
+                machine.resume(index)
         except RuleError as err:
-            raise EngineError(str(err)) from None
+            raise EngineError(self._where(err)) from None
         except RecursionError:
             raise EngineError("effects nested too deeply") from None
 
+    def _where(self, err: RuleError) -> str:
+        """A run-time error's message, prefixed with the rule it happened in."""
+        message = str(err)
+        if isinstance(err, StepBudgetError):
+            return message
+        nid = locate(self.game.rules, sys.exc_info()[2])
+        if nid is None:
+            return message
+        rules = self.game.rules
+        text = rules.labels[nid]
+        return f"in {rules.origin(nid)}" + (f" ({text!r})" if text else "") + f": {message}"
+
     def current_player(self) -> int:
         """The seat that must decide, or ``TERMINAL`` (-1) when the game is over."""
-        pending = self.data["pending"]
+        pending = self._data["pending"]
         if pending is None:
             return TERMINAL
         return pending["player"]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Sorted action numbers of the pending decision (empty for other players)."""
-        pending = self.data["pending"]
+        pending = self._data["pending"]
         if pending is None or (player is not None and player != pending["player"]):
             return []
         return list(range(len(pending["values"])))
 
+    def action_labels(self) -> list[str]:
+        """Every legal action in words, in action order."""
+        pending = self._data["pending"]
+        if pending is None:
+            return []
+        cached_for, labels = self._labels
+        if cached_for is not pending:
+            labels = option_labels(self.machine, pending)
+            self._labels = (pending, labels)
+        return list(labels)
+
     def action_label(self, action: int) -> str:
         """What an action does, in words."""
-        pending = self.data["pending"]
-        if pending is None or not 0 <= action < len(pending["labels"]):
-            raise IllegalActionError(f"no action {action} here")
-        return pending["labels"][action]
+        pending = self._data["pending"]
+        if pending is None or action.__class__ is not int \
+                or not 0 <= action < len(pending["values"]):
+            raise IllegalActionError(f"no action {action!r} here")
+        return self.action_labels()[action]
 
     def decision_kind(self) -> str | None:
         """The kind of the pending decision (may, choose, item, order, face, ...)."""
-        pending = self.data["pending"]
+        pending = self._data["pending"]
         return pending["kind"] if pending else None
+
+    def option_key(self, action: int) -> tuple:
+        """A key for what ``action`` does that is the same whenever that option is offered
+        (the decision it answers and the option, not its position in the list): for search
+        trees and learning agents that meet the same option in many states."""
+        pending = self._data["pending"]
+        if pending is None or action.__class__ is not int \
+                or not 0 <= action < len(pending["values"]):
+            raise IllegalActionError(f"no action {action!r} here")
+        return option_key(self.machine, pending, action)
+
+    def option_refs(self, action: int) -> list[str]:
+        """The definitions (cards, dice, procedures, spaces) the option ``action`` involves."""
+        pending = self._data["pending"]
+        if pending is None or action.__class__ is not int \
+                or not 0 <= action < len(pending["values"]):
+            raise IllegalActionError(f"no action {action!r} here")
+        return option_refs(self.machine, pending, action)
 
     def apply(self, action: int) -> None:
         """Take a legal action; an illegal one raises IllegalActionError and changes nothing."""
-        pending = self.data["pending"]
+        pending = self._data["pending"]
         if pending is None:
             raise IllegalActionError("the game is over")
-        if isinstance(action, bool) or not isinstance(action, int) \
-                or not 0 <= action < len(pending["values"]):
+        if action.__class__ is not int or not 0 <= action < len(pending["values"]):
             raise IllegalActionError(
                 f"action {action!r} is not legal; legal actions are 0..{len(pending['values']) - 1}")
         self._run(action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.data["over"]
+        return self._data["over"]
 
     def scores(self) -> list[int]:
         """The pack's final score per seat (current score while the game runs)."""
-        if self.data["result"]:
-            return list(self.data["result"]["scores"])
-        rt = Interpreter(self.game.rules, self.data)
-        return [self.game.rules.score(rt, {"you": p}) if self.game.rules.score else 0
-                for p in range(self.game.num_players)]
+        if self._data["result"]:
+            return list(self._data["result"]["scores"])
+        rules = self.game.rules
+        machine = self.machine
+        try:
+            return [rules.score(machine, {"you": p}) if rules.score else 0
+                    for p in range(self.game.num_players)]
+        except RuleError as err:
+            raise EngineError(str(err)) from None
 
     def winners(self) -> list[int]:
         """The winning seats (ties share the victory); empty until the game ends."""
-        return list(self.data["result"]["winners"]) if self.data["result"] else []
+        return list(self._data["result"]["winners"]) if self._data["result"] else []
 
     def returns(self) -> list[float]:
         """1.0 for each winner, 0.0 for the others (all 0.0 before the end)."""
@@ -152,15 +227,14 @@ class State:
         return [1.0 if p in winners else 0.0 for p in range(self.game.num_players)]
 
     def evaluate(self, player: int) -> float:
-        """The pack's heuristic value of this state for ``player`` (the greedy agent's guide)."""
-        if self.data["over"]:
+        """The pack's heuristic value of this state for ``player`` (the bots' guide)."""
+        if self._data["over"]:
             return 1000.0 * self.returns()[player] + float(self.scores()[player])
         rules = self.game.rules
         if rules.evaluation is None:
             return float(self.scores()[player])
-        rt = Interpreter(rules, self.data)
         try:
-            return float(rules.evaluation(rt, {"you": player}))
+            return float(rules.evaluation(self.machine, {"you": player}))
         except RuleError as err:
             raise EngineError(str(err)) from None
 
@@ -168,11 +242,11 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy."""
-        return State(self.game, marshal.loads(marshal.dumps(self.data)))
+        return State(self.game, marshal.loads(marshal.dumps(self._data)))
 
     def to_json(self) -> dict:
         """The whole state as JSON-able data."""
-        return json.loads(json.dumps(self.data))
+        return json.loads(json.dumps(self._data))
 
     @classmethod
     def from_json(cls, game: Game, data: dict) -> "State":
@@ -181,7 +255,7 @@ class State:
 
     def digest(self) -> str:
         """sha256 of the canonical JSON of the state."""
-        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        text = json.dumps(self._data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
     def __eq__(self, other: object) -> bool:
@@ -190,111 +264,50 @@ class State:
     def __hash__(self) -> int:
         return hash(self.digest())
 
+    def round(self) -> int:
+        """The current round, as the pack's ``flow.round`` expression says (0 without one)."""
+        rules = self.game.rules
+        if rules.round is None:
+            return self._data["round"]
+        try:
+            return rules.round(self.machine, {"you": 0}) or 0
+        except RuleError:
+            return 0
+
     def stats(self) -> dict:
         """Game length, per-seat usage counts (``record``) and identity (pack-declared)."""
-        rt = Interpreter(self.game.rules, self.data)
+        machine = self.machine
+        rules = self.game.rules
         identity = []
         for p in range(self.game.num_players):
             row = {}
-            for label, fn in self.game.rules.identity.items():
+            for label, fn in rules.identity.items():
                 try:
-                    value = fn(rt, {"you": p})
+                    value = fn(machine, {"you": p})
                 except RuleError:
                     value = None
-                row[label] = rt.definition(value) if isinstance(value, str) else value
+                row[label] = machine.definition(value) if isinstance(value, str) else value
             identity.append(row)
-        rounds = self.data["round"]
-        if self.game.rules.round is not None:
+        rounds = self._data["round"]
+        if rules.round is not None:
             try:
-                rounds = self.game.rules.round(rt, {"you": 0}) or 0
+                rounds = rules.round(machine, {"you": 0}) or 0
             except RuleError:
                 rounds = 0
-        return {"rounds": rounds, "decisions": self.data["decisions"],
-                "usage": json.loads(json.dumps(self.data["stats"])), "identity": identity}
+        return {"rounds": rounds, "decisions": self._data["decisions"],
+                "usage": json.loads(json.dumps(self._data["usage"])), "identity": identity}
 
     # ------------------------------------------------------------------ views
 
     def view(self, player: int) -> dict:
-        """What ``player`` may see: others' owner-only values and zones, hidden orders and
-        others' pending options are redacted; the agenda and generator are never shown."""
-        rules = self.game.rules
-        rt = Interpreter(rules, self.data)
-        d = self.data
-        out: dict[str, Any] = {"you": player, "players": [], "shared": {}}
-        for seat in range(self.game.num_players):
-            values = {}
-            for name, value in sorted(d["p"][seat]["v"].items()):
-                visibility = _visibility(rules, name)
-                values[name] = value if visibility == "public" or seat == player else "hidden"
-            zones = {}
-            for zid, zdef in sorted(rules.zones.items()):
-                if zdef["scope"] != "player":
-                    continue
-                zones[zid] = _zone_view(rt, zdef, d["z"][f"{seat}:{zid}"], seat == player)
-            out["players"].append({"seat": seat, "values": values, "zones": zones})
-        for name, value in sorted(d["g"].items()):
-            out["shared"][name] = value if _visibility(rules, name) == "public" else "hidden"
-        out["zones"] = {zid: _zone_view(rt, zdef, d["z"][f"g:{zid}"], False)
-                        for zid, zdef in sorted(rules.zones.items()) if zdef["scope"] == "global"}
-        out["occupancy"] = {k: list(v) for k, v in sorted(d["occ"].items())}
-        pending = d["pending"]
-        if pending is not None:
-            if pending["player"] == player:
-                out["decision"] = {"kind": pending["kind"], "options": list(pending["labels"])}
-            else:
-                out["waiting_for"] = pending["player"]
-        if d["result"]:
-            out["result"] = d["result"]
-        return out
+        """What ``player`` may see (``runtime/views.py``)."""
+        return view(self, player)
 
-    def resample_hidden(self, player: int, seed: int) -> "State":
-        """A determinised clone for ``player``: what they cannot see is re-randomised
-        (hidden orders reshuffled, others' unseen dice rerolled, a fresh generator)."""
-        twin = self.clone()
-        d = twin.data
-        rules = self.game.rules
-        state = rng.seed_state(seed)
-        rt = Interpreter(rules, d)
-        for key in sorted(d["z"]):
-            owner, zid = key.split(":", 1)
-            zdef = rules.zones[zid]
-            mine = owner == str(player)
-            if zdef["visibility"] == "hidden" or (zdef["visibility"] == "owner" and not mine):
-                state = rng.shuffle(state, d["z"][key])
-                if zdef["visibility"] == "owner" and not mine:
-                    for comp_id in d["z"][key]:
-                        faces = rt.faces(comp_id)
-                        if d["c"][comp_id]["k"] == "die" and faces:
-                            state, face = rng.below(state, len(faces))
-                            d["c"][comp_id]["f"] = face
-        d["rng"] = state
-        return twin
+    def determinise(self, player: int, seed: int) -> "State":
+        """A copy of this state as ``player`` might believe it to be: everything they cannot
+        see dealt again, consistently with what they can (``runtime/determinise.py``)."""
+        return determinise(self, player, seed)
 
-
-def _visibility(rules: Rules, name: str) -> str:
-    for table in (rules.resources, rules.vars, rules.tracks):
-        if name in table:
-            return table[name].get("visibility", "public")
-    return "public"
-
-
-def _seen(rt: Interpreter, comp_id: str) -> str:
-    """A component as a player sees it: a die by its kind and face, a card by its name."""
-    comp = rt.s["c"][comp_id]
-    if comp["k"] == "die":
-        return f"{comp['d']} [{', '.join(rt.icons(comp_id)) or 'blank'}]"
-    return rt.label(comp_id)
-
-
-def _zone_view(rt: Interpreter, zdef: dict, comps: list, mine: bool):
-    visibility = zdef["visibility"]
-    if visibility == "public":
-        return [_seen(rt, c) for c in comps]
-    if visibility == "owner":
-        return [_seen(rt, c) for c in comps] if mine else {"count": len(comps)}
-    if mine:  # hidden order: the owner knows what is inside, not in which order
-        return {"count": len(comps), "contents": sorted(rt.definition(c) for c in comps)}
-    return {"count": len(comps)}
 
 
 __all__ = ["Game", "State", "IllegalActionError", "EngineError", "TERMINAL"]

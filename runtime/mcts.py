@@ -5,8 +5,9 @@ seat cannot see (others' hands, bag and deck order, future dice) is re-randomise
 one shared tree with UCT: whoever is to move in that copy picks among the actions legal there,
 untried actions are expanded first, a random rollout plays on (up to a depth cap, after which
 the pack's evaluation grades each seat by its margin over the best other seat), and each seat's
-result is credited to the moves that seat made. Children are keyed by action label, so "play card 4" is one node across
-determinisations even when its index differs. Everything random flows from the agent's rng, so
+result is credited to the moves that seat made. Children are keyed by the option's stable key
+(``State.option_key``), so "play card 4" is one node across determinisations even when its
+index differs. Everything random flows from the agent's rng, so
 a fixed seed and an iteration budget give the same choice every time.
 """
 
@@ -37,17 +38,17 @@ class _Node:
         self.available = 0
 
 
-def _labelled_actions(state: Any) -> dict[str, int]:
-    """Legal actions by label; repeated labels get ``#2``, ``#3``... in action order."""
-    by_label: dict[str, int] = {}
+def _labelled_actions(state: Any) -> dict:
+    """Legal actions by their stable option key (the same option in another determinisation
+    has the same key); two options with one key are told apart by their order."""
+    by_key: dict = {}
     for action in state.legal_actions():
-        label = state.action_label(action)
-        key, n = label, 1
-        while key in by_label:
+        key, n = state.option_key(action), 1
+        while key in by_key:
             n += 1
-            key = f"{label}#{n}"
-        by_label[key] = action
-    return by_label
+            key = (key, n)
+        by_key[key] = action
+    return by_key
 
 
 class MCTSAgent:
@@ -86,7 +87,7 @@ class MCTSAgent:
                     break
             elif done >= self.iterations:
                 break
-            self._iterate(root, state.resample_hidden(me, rng.getrandbits(63)), rng, baseline)
+            self._iterate(root, state.determinise(me, rng.getrandbits(63)), rng, baseline)
             done += 1
 
         def preference(label: str) -> tuple[int, float]:

@@ -10,7 +10,7 @@ import yaml
 
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game
-from rulewright.runtime.interpreter import Interpreter
+from rulewright.runtime.machine import Machine
 
 BASE_RULES = {
     "icons": ["coin", "favor", "magic"],
@@ -113,7 +113,7 @@ def pick(state, text: str) -> None:
 
 def value(state, seat: int, name: str):
     """A player's resource, track or var."""
-    return state.data["p"][seat]["v"][name]
+    return state.data["values"][seat][name]
 
 
 # --------------------------------------------------------------------------- rulebook scenarios
@@ -121,23 +121,23 @@ def value(state, seat: int, name: str):
 
 def zone(state, name: str, seat: int | None = None) -> list[str]:
     """The components of a zone: a shared one, or ``seat``'s own."""
-    return state.data["z"][f"g:{name}" if seat is None else f"{seat}:{name}"]
+    return state.data["zones"][f"g:{name}" if seat is None else f"{seat}:{name}"]
 
 
 def move(state, comp: str, name: str, seat: int | None = None) -> None:
     """Put a component in a zone the way the rules would (a die entering a rolling zone rolls)."""
-    Interpreter(state.game.rules, state.data).move_component(
+    Machine(state.game.rules, state.data).move_component(
         comp, f"g:{name}" if seat is None else f"{seat}:{name}")
 
 
 def player_values(state, seat: int) -> dict:
     """A seat's resources, tracks and vars (editable, to set up a scenario)."""
-    return state.data["p"][seat]["v"]
+    return state.data["values"][seat]
 
 
 def shared_values(state) -> dict:
     """The shared (global) resources, tracks and vars."""
-    return state.data["g"]
+    return state.data["shared"]
 
 
 def run_procedure(state, procedure: str, seat: int = 0, **params) -> None:
@@ -189,10 +189,3 @@ def random_game_digests(game: Game, seed: int) -> list[str]:
         state.apply(chooser.choice(state.legal_actions()))
         digests.append(state.digest())
     return digests
-
-
-def agenda_only(game: Game) -> Game:
-    """The same game with every statement run through the agenda (no direct runners and no
-    generated code), as before either existed."""
-    game.rules.direct = [None] * len(game.rules.nodes)
-    return game

@@ -46,14 +46,14 @@ def test_quick_run_reports_every_section(tmp_path):
     effects = {row["effect"] for row in interp["rows"]}
     assert {"gain_cap", "track", "foreach", "draw_refill", "trigger", "all"} <= effects
     for row in interp["rows"]:
-        for key in ("interpreter_s", "hand_written_s", "ratio", "steps_per_loop"):
+        for key in ("interpreter_s", "hand_written_s", "ratio"):
             assert _positive(row[key]), (row["effect"], key, row[key])
         assert row["same_result"] is True, row["effect"]
 
     assert result["playouts"]
     assert any(row["pack"] == "reference" for row in result["playouts"])
     for row in result["playouts"]:
-        for key in ("games", "games_per_s", "decisions_per_s", "steps_per_s"):
+        for key in ("games", "games_per_s", "decisions_per_s"):
             assert _positive(row[key]), (row["pack"], row["players"], key)
 
     assert result["mcts"]

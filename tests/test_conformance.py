@@ -19,7 +19,7 @@ import pytest
 
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game, IllegalActionError, State
-from rulewright.runtime.interpreter import Interpreter
+from rulewright.runtime.machine import Machine
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = sorted(p.parent for p in (ROOT / "content").glob("*/pack.yaml")) + [
@@ -51,25 +51,25 @@ def check_invariants(state: State) -> None:
     """Plain-data invariants that hold in every state of every pack."""
     rules = state.game.rules
     data = state.data
-    for seat, player in enumerate(data["p"]):
-        for name, value in player["v"].items():
+    for seat, values in enumerate(data["values"]):
+        for name, value in values.items():
             if name in rules.resources:
                 d = rules.resources[name]
                 assert value >= d["min"], f"seat {seat} has {value} {name} (min {d['min']})"
                 cap = d["max"]
                 if isinstance(cap, str):
-                    cap = Interpreter(rules, data).constant(cap, seat)
+                    cap = Machine(rules, data).constant(cap, seat)
                 if cap is not None:
                     assert value <= cap, f"seat {seat} has {value} {name} (max {cap})"
             if name in rules.tracks:
                 assert 0 <= value <= rules.tracks[name]["length"], f"{name} out of bounds"
     seen = set()
-    for key, comps in data["z"].items():
+    for key, comps in data["zones"].items():
         for comp_id in comps:
             assert comp_id not in seen, f"{comp_id} is in two zones"
             seen.add(comp_id)
-            assert data["c"][comp_id]["at"] == key, f"{comp_id} thinks it is elsewhere"
-    placed = {c for c, comp in data["c"].items() if comp["at"] is not None}
+            assert data["components"][comp_id]["at"] == key, f"{comp_id} thinks it is elsewhere"
+    placed = {c for c, comp in data["components"].items() if comp["at"] is not None}
     assert placed == seen, "a component is lost between zones"
 
 

@@ -103,7 +103,7 @@ def engine_dice(state, compiled: dict, seats: int) -> list[dict]:
     """Every face of every Hero's dice. The view shows only the faces up, so this reads the
     saved state (``to_json``): a forged die carries its own face list, an unforged one its
     definition's."""
-    components = state.to_json()["c"]
+    components = state.to_json()["components"]
     out = []
     for seat in range(seats):
         dice = {}

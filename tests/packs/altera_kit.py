@@ -36,15 +36,15 @@ def show(state, card_def: str, card_zone: str) -> str:
     """Make `card_def` the face-up card of a Guild (the old one goes to the box)."""
     for comp in list(zone(state, card_zone)):
         move(state, comp, "box")
-    comp = next(c for c, d in state.data["c"].items() if d["d"] == card_def)
+    comp = next(c for c, d in state.data["components"].items() if d["def"] == card_def)
     move(state, comp, card_zone)
     return comp
 
 
 def take(state, die_def: str, dest: str, seat: int | None = None, face: int | None = None) -> str:
     """Move a die of kind `die_def` from the supply to a zone (optionally on a face)."""
-    comp = next(c for c in zone(state, "supply") if state.data["c"][c]["d"] == die_def)
+    comp = next(c for c in zone(state, "supply") if state.data["components"][c]["def"] == die_def)
     move(state, comp, dest, seat)
     if face is not None:
-        state.data["c"][comp]["f"] = face
+        state.data["components"][comp]["face"] = face
     return comp

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from rulewright.runtime.game import Game
-from rulewright.runtime.interpreter import Interpreter
+from rulewright.runtime.machine import Machine
 
 from altera_kit import PACK, answer, show, table, take
 from packkit import compile_ok, move, player_values, run_procedure, zone
@@ -34,7 +34,7 @@ call = run_procedure
 
 def card(state, card_def: str, dest: str, seat: int | None = None) -> str:
     key = f"g:{dest}" if seat is None else f"{seat}:{dest}"
-    comp = next(c for c, d in state.data["c"].items() if d["d"] == card_def and d["at"] != key)
+    comp = next(c for c, d in state.data["components"].items() if d["def"] == card_def and d["at"] != key)
     move(state, comp, dest, seat)
     return comp
 
@@ -43,7 +43,7 @@ def tiers(state, seat: int, guild: str | None = None) -> int:
     total = 0
     for name in ("bag", "pool", "villa", "discard"):
         for comp in zone(state, name, seat):
-            props = state.game.compiled["dice"][state.data["c"][comp]["d"]]["props"]
+            props = state.game.compiled["dice"][state.data["components"][comp]["def"]]["props"]
             if guild is None or props["guild"] == guild:
                 total += props["tier"]
     return total
@@ -100,7 +100,7 @@ def test_benefactor_price_example(compiled):
     available = rules.available["buy_alchemist_benefactor"]
     for seat, rep in ((0, 8), (1, 6), (2, 2)):
         v(state, seat).update(alchemist_rep=rep, coin=10)
-    rt = Interpreter(rules, state.data)
+    rt = Machine(rules, state.data)
     assert [bool(available(rt, {"you": s})) for s in (0, 1, 2)] == [True, True, False]
 
     pool = len(zone(state, "pool", 0))
@@ -111,7 +111,7 @@ def test_benefactor_price_example(compiled):
     assert v(state, 0)["coin"] == 8 and v(state, 1)["coin"] == 6
     assert v(state, 0)["alchemist_benefactor"] == 1
     assert len(zone(state, "pool", 0)) == pool + 1     # "When purchased draw and roll 1 die"
-    rt = Interpreter(rules, state.data)
+    rt = Machine(rules, state.data)
     assert not available(rt, {"you": 0})                 # only one of each token per player
 
 
@@ -145,10 +145,10 @@ def test_guild_decks_stage_order(compiled):
     for guild in ("artisan", "merchant", "alchemist"):
         face_up = zone(state, f"{guild}_card")
         deck = zone(state, f"{guild}_deck")
-        stage = lambda c: cards[state.data["c"][c]["d"]]["front"]["props"]["stage"]  # noqa: E731
+        stage = lambda c: cards[state.data["components"][c]["def"]]["front"]["props"]["stage"]  # noqa: E731
         assert [stage(c) for c in face_up] == [1]
         assert [stage(c) for c in reversed(deck)] == [2, 2, 2, 3, 3, 3]   # from the top down
-        assert all(cards[state.data["c"][c]["d"]]["front"]["props"]["guild"] == guild
+        assert all(cards[state.data["components"][c]["def"]]["front"]["props"]["guild"] == guild
                    for c in face_up + deck)
 
 
@@ -158,7 +158,7 @@ def test_six_artifacts_one_copy_per_player(compiled, players):
     Artifacts, make a face up stack of 1 Artifact card per player (for example, 3 of each of
     the 6 Artifacts in a 3-player game)." """
     state = table(compiled, players=players)
-    defs = [state.data["c"][c]["d"] for c in zone(state, "artifact_display")]
+    defs = [state.data["components"][c]["def"] for c in zone(state, "artifact_display")]
     assert len(set(defs)) == 6
     assert all(defs.count(d) == players for d in set(defs))
 
@@ -172,13 +172,13 @@ def test_player_setup(compiled):
     cards = state.game.compiled["cards"]
     for seat in range(4):
         (faction,) = zone(state, "faction", seat)
-        assert v(state, seat)["priority"] == cards[state.data["c"][faction]["d"]]["front"]["props"]["priority"]
+        assert v(state, seat)["priority"] == cards[state.data["components"][faction]["def"]]["front"]["props"]["priority"]
         assert (v(state, seat)["available"], v(state, seat)["reserve"]) == (2, 2)
         assert len(zone(state, "objectives", seat)) == 1
         dice = zone(state, "bag", seat) + zone(state, "pool", seat)
         assert len(zone(state, "pool", seat)) == 5
         assert len(dice) in (7, 8)
-        assert sorted(state.data["c"][d]["d"] for d in dice if state.data["c"][d]["d"] != "basic_0") == \
+        assert sorted(state.data["components"][d]["def"] for d in dice if state.data["components"][d]["def"] != "basic_0") == \
             ["alchemist_1", "artisan_1", "merchant_1"]
 
 
@@ -193,7 +193,7 @@ def test_oceanic_regent_starting_dice_and_favor(compiled):
     v(state, 0)["faction_pick"] = regent
     call(state, "take_faction")
     answer(state)
-    bag = [state.data["c"][d]["d"] for d in zone(state, "bag", 0)]
+    bag = [state.data["components"][d]["def"] for d in zone(state, "bag", 0)]
     assert sorted(bag) == ["alchemist_1", "artisan_1", "basic_0", "basic_0", "basic_0", "basic_0", "merchant_1"]
     assert v(state, 0)["favor"] == 1 and v(state, 0)["priority"] == 20
     assert zone(state, "faction", 0) == [regent]
@@ -229,8 +229,8 @@ def test_resolving_a_die(compiled):
     answer(state)
     assert (v(state, 0)["influence"], v(state, 0)["coin"]) == (1, 2)
     white = next(d for d in zone(state, "bag", 0) + zone(state, "pool", 0)
-                 if state.data["c"][d]["d"] == "basic_0")
-    state.data["c"][white]["f"] = 3                             # [artisanry]
+                 if state.data["components"][d]["def"] == "basic_0")
+    state.data["components"][white]["face"] = 3                             # [artisanry]
     call(state, "resolve_die", d=white)
     answer(state)
     assert (v(state, 0)["influence"], v(state, 0)["council_rep"]) == (1, 1)
@@ -301,7 +301,7 @@ def test_recruit_costs_and_discard(compiled):
     discard = len(zone(state, "discard", 0))
     call(state, "recruit_turn")
     answer(state, "recruit_die(3", "alchemist_3", "recruit_die(2", "merchant_2", "recruit_die(1", "artisan_1")
-    kinds = sorted(state.data["c"][c]["d"] for c in zone(state, "discard", 0)[discard:])
+    kinds = sorted(state.data["components"][c]["def"] for c in zone(state, "discard", 0)[discard:])
     assert kinds == ["alchemist_3", "artisan_1", "merchant_2"]
     assert v(state, 0)["influence"] == 0
 
@@ -310,7 +310,7 @@ def test_limited_supply(compiled):
     """Recruiting: "Dice supplies are limited." With every Tier 3 die gone, none is offered."""
     state = table(compiled)
     for comp in list(zone(state, "supply")):
-        if state.data["c"][comp]["d"].endswith("_3"):
+        if state.data["components"][comp]["def"].endswith("_3"):
             move(state, comp, "box")
     v(state, 0)["influence"] = 8
     call(state, "recruit_turn")
@@ -330,7 +330,7 @@ def test_upgrade_for_10_influence_and_rune_chime(compiled):
     call(state, "recruit_turn")
     answer(state, "upgrade_with_influence")
     assert v(state, 0)["prestige"] == 1 and v(state, 0)["influence"] == 0
-    assert [state.data["c"][c]["d"] for c in zone(state, "discard", 0)] == ["artisan_2"]
+    assert [state.data["components"][c]["def"] for c in zone(state, "discard", 0)] == ["artisan_2"]
     assert red in zone(state, "supply")
 
     card(state, "rune_chime", "tableau", 0)
@@ -338,7 +338,7 @@ def test_upgrade_for_10_influence_and_rune_chime(compiled):
     call(state, "recruit_turn")
     answer(state, "upgrade_with_influence")
     assert v(state, 0)["prestige"] == 2 and v(state, 0)["influence"] == 0
-    assert [state.data["c"][c]["d"] for c in zone(state, "discard", 0)] == ["artisan_3"]
+    assert [state.data["components"][c]["def"] for c in zone(state, "discard", 0)] == ["artisan_3"]
 
 
 # ---------------------------------------------------------------------------- deploy
@@ -349,8 +349,8 @@ def test_blocking_and_villa_slots(compiled):
     Emissaries may be placed there this round." """
     state = table(compiled)
     face_up = zone(state, "artisan_card")[0]
-    space1 = f"{face_up}/{state.data['c'][face_up]['d']}_1"
-    state.data["occ"][space1] = [1]
+    space1 = f"{face_up}/{state.data['components'][face_up]['def']}_1"
+    state.data["occupants"][space1] = [1]
     for comp in list(zone(state, "pool", 0)):
         move(state, comp, "supply")
     take(state, "artisan_3", "pool", 0, face=0)     # [artisanry, artisanry]: fits every space
@@ -396,14 +396,14 @@ def test_deployment_reputation_then_rewards_and_sharing(compiled):
         v(state, seat)["passed"] = 0
     # The reveal half of a Deployment: everyone already slotted.
     deployment = state.game.compiled["procedures"]["deployment"]["effect"]
-    reveal = state.game.compiled["nodes"][deployment][1][1:]
+    reveal = state.game.compiled["nodes"][deployment]["parts"][1:]
     data["agenda"] = [[node, {"you": 0}, None] for node in reversed(reveal)]
     state._run()
     answer(state)
     for seat in (0, 1):
         assert (v(state, seat)["artisan_rep"], v(state, seat)["influence"]) == (1, 2)
         assert v(state, seat)["available"] == 1
-    assert sorted(state.data["occ"][space]) == [0, 1]
+    assert sorted(state.data["occupants"][space]) == [0, 1]
 
 
 def test_basic_space_1_emissary_returns_to_reserve(compiled):
@@ -481,14 +481,14 @@ def test_craft_once_per_game_and_upgrade(compiled):
     answer(state, "alchemist_1")                        # the one stack on display: no choice
     (chime,) = zone(state, "tableau", 0)
     assert v(state, 0)["shard"] == 7
-    assert [state.data["c"][c]["d"] for c in zone(state, "discard", 0)[discard:]] == ["alchemist_1"]
-    state.data["c"][chime]["x"] = True
+    assert [state.data["components"][c]["def"] for c in zone(state, "discard", 0)[discard:]] == ["alchemist_1"]
+    state.data["components"][chime]["exhausted"] = True
     call(state, "craft_artifact")
     answer(state, "merchant_2")
     assert v(state, 0)["shard"] == 3                        # the upgrade, not a second copy
-    assert state.data["c"][chime]["u"] and not state.data["c"][chime]["x"]
+    assert state.data["components"][chime]["upgraded"] and not state.data["components"][chime]["exhausted"]
     assert len(zone(state, "tableau", 0)) == 1
-    assert "merchant_2" in [state.data["c"][c]["d"] for c in zone(state, "discard", 0)]
+    assert "merchant_2" in [state.data["components"][c]["def"] for c in zone(state, "discard", 0)]
 
 
 def test_harbor_baron_once_per_round(compiled):
@@ -527,13 +527,13 @@ def test_arc_golem_trash_after_council_clash(compiled):
     Artifact requirements on Objective cards." """
     state = table(compiled)
     golem = card(state, "arc_golem", "tableau", 0)
-    state.data["c"][golem]["u"] = True
+    state.data["components"][golem]["upgraded"] = True
     for seat, rep in enumerate((6, 1, 0, 0)):
         v(state, seat).update(council_rep=rep, prestige=0)
     call(state, "council_clash")
     answer(state, "trash this")
     assert v(state, 0)["prestige"] == 2                  # section 5-8: 1, then the Golem: 1
-    assert state.data["c"][golem]["t"] and golem in zone(state, "tableau", 0)
+    assert state.data["components"][golem]["trashed"] and golem in zone(state, "tableau", 0)
     for comp in list(zone(state, "objectives", 0)):
         move(state, comp, "box")
     card(state, "objective_relic_keeper", "objectives", 0)   # 2 artifacts

@@ -18,7 +18,7 @@ import yaml
 
 from rulewright.runtime import rng
 from rulewright.runtime.game import Game
-from rulewright.runtime.interpreter import Interpreter
+from rulewright.runtime.machine import Machine
 
 from altera_kit import PACK, answer, show, table, take
 from packkit import compile_ok, labels, move, player_values, run_procedure, shared_values, zone
@@ -42,7 +42,7 @@ call = run_procedure
 def space(state, card_zone: str, slot: int) -> str:
     """The reference of action space `slot` (1 top, 3 bottom) of a Guild's face-up card."""
     comp = zone(state, card_zone)[0]
-    return f"{comp}/{state.data['c'][comp]['d']}_{slot}"
+    return f"{comp}/{state.data['components'][comp]['def']}_{slot}"
 
 
 def rival_bag(state, *die_defs: str) -> list[str]:
@@ -53,15 +53,15 @@ def rival_bag(state, *die_defs: str) -> list[str]:
 
 
 def occupants(state, ref: str) -> list:
-    return list(state.data["occ"].get(ref, []))
+    return list(state.data["occupants"].get(ref, []))
 
 
 def placed(state, who) -> list[str]:
-    return sorted(ref for ref, occ in state.data["occ"].items() for o in occ if o == who)
+    return sorted(ref for ref, occ in state.data["occupants"].items() for o in occ if o == who)
 
 
 def kinds(state, comps) -> list[str]:
-    return sorted(state.data["c"][c]["d"] for c in comps)
+    return sorted(state.data["components"][c]["def"] for c in comps)
 
 
 # ---------------------------------------------------------------------------- player counts
@@ -90,9 +90,9 @@ def test_solo_difficulties_are_variants_for_one_player(compiled, variant):
 
 def in_play(state) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for comp in state.data["c"].values():
-        if comp["k"] == "die" and comp["at"] != "g:box":
-            counts[comp["d"]] = counts.get(comp["d"], 0) + 1
+    for comp in state.data["components"].values():
+        if comp["kind"] == "die" and comp["at"] != "g:box":
+            counts[comp["def"]] = counts.get(comp["def"], 0) + 1
     return counts
 
 
@@ -111,10 +111,10 @@ def test_expansion_dice_and_artifacts(compiled, players, white, guild, copies):
         assert [d for d in kinds(state, dice) if d != "basic_0"] == ["alchemist_1", "artisan_1", "merchant_1"]
     display = kinds(state, zone(state, "artifact_display"))
     assert len(set(display)) == 6 and all(display.count(a) == players for a in set(display))
-    everywhere = [c["d"] for c in state.data["c"].values() if c["d"] == display[0]]
+    everywhere = [c["def"] for c in state.data["components"].values() if c["def"] == display[0]]
     assert len(everywhere) == 6                      # the box holds the expansion's copies
-    assert sum(1 for c in state.data["c"].values()
-               if c["d"] == display[0] and c["at"] != "g:box") == copies
+    assert sum(1 for c in state.data["components"].values()
+               if c["def"] == display[0] and c["at"] != "g:box") == copies
 
 
 def test_overflow_space_takes_the_top_space_emissaries(compiled):
@@ -124,7 +124,7 @@ def test_overflow_space_takes_the_top_space_emissaries(compiled):
     the top action space to be used again during the next Deployment." """
     state = table(compiled, 5)
     top = space(state, "artisan_card", 1)
-    state.data["occ"][top] = [0, 3]
+    state.data["occupants"][top] = [0, 3]
     call(state, "deployment_extras")
     assert occupants(state, "artisan_overflow") == [0, 3] and occupants(state, top) == []
     assert occupants(state, "merchant_overflow") == []          # nothing to move there
@@ -138,7 +138,7 @@ def test_overflow_space_takes_the_top_space_emissaries(compiled):
     assert any(label.endswith(top.split("/")[1].replace("_", " ")) for label in labels(state))
 
     # The overflow space is taken: the next Emissaries on the top space stay there.
-    state.data["occ"][top] = [4]
+    state.data["occupants"][top] = [4]
     call(state, "deployment_extras")
     assert occupants(state, "artisan_overflow") == [0, 3] and occupants(state, top) == [4]
 
@@ -160,7 +160,7 @@ def test_overflow_at_the_end_of_a_real_deployment(compiled):
     call(state, "deployment")
     answer(state, "slot_guild_space(merchant_card)", "harbor market 1",
                "slot_guild_space(merchant_card)", "harbor market 1")
-    assert state.data["c"][face_up]["d"] == "merchant_harbor_market"
+    assert state.data["components"][face_up]["def"] == "merchant_harbor_market"
     assert occupants(state, top) == [] and occupants(state, "merchant_overflow") == [0, 2]
     assert v(state, 0)["merchant_rep"] == 1 and v(state, 2)["merchant_rep"] == 1
 
@@ -170,7 +170,7 @@ def test_no_overflow_with_four_players(compiled):
     blocked for the round."""
     state = table(compiled, 4)
     top = space(state, "artisan_card", 1)
-    state.data["occ"][top] = [0]
+    state.data["occupants"][top] = [0]
     call(state, "deployment_extras")
     assert occupants(state, top) == [0] and occupants(state, "artisan_overflow") == []
 
@@ -246,7 +246,7 @@ def test_ghost_emissaries_block(compiled):
     """Ghost Faction Rules: "4. Ghost Emissaries block placement like any other Emissary." """
     state = two_player_table(compiled)
     (die,) = zone(state, "pool", 0)
-    state.data["c"][die]["faces"] = [["artisanry", "influence", "coin", "magic", "shard", "favor"]] * 6
+    state.data["components"][die]["faces"] = [["artisanry", "influence", "coin", "magic", "shard", "favor"]] * 6
     call(state, "deploy_ghost", s=space(state, "artisan_card", 1))
     call(state, "slot_guild_space", card_zone="@g:artisan_card")
     options = labels(state)
@@ -285,7 +285,7 @@ def test_ghost_never_wins_the_game(compiled):
     with the most Prestige."""
     state = two_player_table(compiled)
     v(state, 0)["prestige"], v(state, 1)["prestige"] = 7, 9
-    Interpreter(state.game.rules, state.data).finish()
+    Machine(state.game.rules, state.data).finish()
     assert state.winners() == [1]
 
 
@@ -322,7 +322,7 @@ def test_teal_deploys_twice_to_the_stage_2_orange_card(compiled):
     the bottom space." """
     state = table(compiled, 1, "solo_easy")
     show(state, "merchant_counting_house", "merchant_card")      # Stage 2
-    state.data["occ"][space(state, "merchant_card", 1)] = [0]
+    state.data["occupants"][space(state, "merchant_card", 1)] = [0]
     drawn = rival_bag(state, "merchant_2", "merchant_3")
     call(state, "rival_deploys", r="rival1")
     assert state.data["pending"] is None
@@ -336,7 +336,7 @@ def test_rival_emissaries_ignore_blocking(compiled):
     Rival Bag, example: "Tier 3 Blue: place on the 3rd Blue Action Space." """
     state = table(compiled, 1, "solo_easy")
     blue_3 = space(state, "alchemist_card", 3)
-    state.data["occ"][blue_3] = [0]
+    state.data["occupants"][blue_3] = [0]
     rival_bag(state, "alchemist_3")
     g(state)["rival_emissaries"] = 1
     call(state, "rival_deploys", r="rival2")
@@ -366,7 +366,7 @@ def test_teal_at_stage_3_basic_and_blue_spaces(compiled):
     outcomes = set()
     for seed in range(16):
         twin = state.clone()
-        twin.data["occ"] = {}
+        twin.data["occupants"] = {}
         for comp in list(zone(twin, "rival_draw")):
             move(twin, comp, "supply")
         bag = rival_bag(twin, "basic_0", "artisan_2")
@@ -396,7 +396,7 @@ def test_rivals_deploy_after_the_players_first_emissary(compiled):
     assert "slot_basic_space()" in answer_one
     state.apply(answer_one.index("slot_basic_space()"))
     while state.data["pending"] is not None and not placed(state, "rival1"):
-        assert placed(state, 0) or state.data["occ"] == {}
+        assert placed(state, 0) or state.data["occupants"] == {}
         state.apply(0)
     assert len(placed(state, 0)) == 1                            # the player's first Emissary
     assert len(placed(state, "rival1")) == len(placed(state, "rival2")) == 2
@@ -463,10 +463,10 @@ def test_teal_draws_by_stage_in_reveal_and_resolve(compiled):
     show(state, "merchant_counting_house", "merchant_card")
     show(state, "alchemist_arcane_library", "alchemist_card")
     three, two = rival_bag(state, "alchemist_3", "merchant_2")
-    state.data["c"][three]["faces"] = [["magic", "magic", "wild"]] * 6   # 3 icons on any face
-    state.data["c"][two]["faces"] = [["coin", "favor"]] * 6              # 2 icons on any face
+    state.data["components"][three]["faces"] = [["magic", "magic", "wild"]] * 6   # 3 icons on any face
+    state.data["components"][two]["faces"] = [["coin", "favor"]] * 6              # 2 icons on any face
     take(state, "basic_0", "rival_bag")                                  # a third die, not drawn at Stage 2...
-    state.data["c"][zone(state, "rival_bag")[-1]]["faces"] = [["coin"]] * 6
+    state.data["components"][zone(state, "rival_bag")[-1]]["faces"] = [["coin"]] * 6
     bag = list(zone(state, "rival_bag"))
     outcomes = set()
     for seed in range(12):
@@ -479,7 +479,7 @@ def test_teal_draws_by_stage_in_reveal_and_resolve(compiled):
 
     rival_bag(state, "alchemist_3", "merchant_2")
     for comp, faces in zip(zone(state, "rival_bag"), ([["magic", "magic", "wild"]], [["coin", "favor"]])):
-        state.data["c"][comp]["faces"] = faces * 6
+        state.data["components"][comp]["faces"] = faces * 6
     call(state, "resolve_extras")
     assert g(state)["rival1_council_rep"] == 5 and g(state)["rival2_council_rep"] == 5
 
@@ -581,8 +581,8 @@ def test_hard_rivals_reset_one_space_above_start(compiled):
 
 def faces_of_supply_whites(state, faces):
     for comp in zone(state, "supply"):
-        if state.data["c"][comp]["d"] == "basic_0":
-            state.data["c"][comp]["faces"] = [list(f) for f in faces]
+        if state.data["components"][comp]["def"] == "basic_0":
+            state.data["components"][comp]["faces"] = [list(f) for f in faces]
 
 
 @pytest.mark.parametrize("faces,first_blank,prestige,second", [
@@ -595,12 +595,12 @@ def test_rival_objectives_rolled_at_the_end(compiled, faces, first_blank, presti
     discarded. Two icons shown - the Rival gains one Prestige and the Objective card is
     discarded." """
     state = table(compiled, 1, "solo_easy")
-    state.data["z"]["g:rival1_objectives"].append(zone(state, "objective_deck").pop())
-    state.data["c"][zone(state, "rival1_objectives")[-1]]["at"] = "g:rival1_objectives"
+    state.data["zones"]["g:rival1_objectives"].append(zone(state, "objective_deck").pop())
+    state.data["components"][zone(state, "rival1_objectives")[-1]]["at"] = "g:rival1_objectives"
     faces_of_supply_whites(state, faces)
     if first_blank:
-        first = next(c for c in zone(state, "supply") if state.data["c"][c]["d"] == "basic_0")
-        state.data["c"][first]["faces"] = [[]] * 6
+        first = next(c for c in zone(state, "supply") if state.data["components"][c]["def"] == "basic_0")
+        state.data["components"][first]["faces"] = [[]] * 6
     discarded = len(zone(state, "objective_discard"))
     call(state, "scoring_extras")
     assert g(state)["rival1_prestige"] == prestige
@@ -619,7 +619,7 @@ def test_player_wins_ties_with_a_rival(compiled, player, rival1, rival2, winners
     state = table(compiled, 1, "solo_normal")
     v(state, 0)["prestige"] = player
     g(state).update(rival1_prestige=rival1, rival2_prestige=rival2)
-    Interpreter(state.game.rules, state.data).finish()
+    Machine(state.game.rules, state.data).finish()
     assert state.winners() == winners
 
 
@@ -659,8 +659,8 @@ def test_variant_random_games_conform(compiled, variant, players):
     for seed in range(2):
         actions, digests = play_checked(game, seed, check_every=7)
         replay, again = random_game(game, seed)
-        assert again == actions and replay.data["g"]["round_number"] == 7
+        assert again == actions and replay.data["shared"]["round_number"] == 7
         assert replay.digest() == digests[-1]
         if not replay.winners():
-            rivals = max(replay.data["g"]["rival1_prestige"], replay.data["g"]["rival2_prestige"])
+            rivals = max(replay.data["shared"]["rival1_prestige"], replay.data["shared"]["rival2_prestige"])
             assert players == 1 and replay.scores()[0] < rivals

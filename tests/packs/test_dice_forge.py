@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.runtime.game import Game, State
-from rulewright.runtime.interpreter import Interpreter
+from rulewright.runtime.machine import Machine, new_state
 
 from packkit import answer as kit_answer
 from packkit import (compile_ok, labels, move, pick, player_values, run_procedure,
@@ -44,19 +44,19 @@ choose = pick
 def die(state, seat: int, side: str, face: list[str] | None = None) -> str:
     """The seat's Light or Dark Die; with `face`, all six of its faces become that face."""
     comp = next(c for c in zone(state, "dice", seat)
-                if state.game.compiled["dice"][state.data["c"][c]["d"]]["props"]["side"] == side)
+                if state.game.compiled["dice"][state.data["components"][c]["def"]]["props"]["side"] == side)
     if face is not None:
-        state.data["c"][comp]["faces"] = [list(face) for _ in range(6)]
+        state.data["components"][comp]["faces"] = [list(face) for _ in range(6)]
     return comp
 
 
 def faces(state, comp: str) -> list[list[str]]:
-    return Interpreter(state.game.rules, state.data).faces(comp)
+    return Machine(state.game.rules, state.data).faces(comp)
 
 
 def feat(state, card_def: str) -> str:
     """The top card of a Heroic Feat stack."""
-    return [c for c in zone(state, "islands") if state.data["c"][c]["d"] == card_def][-1]
+    return [c for c in zone(state, "islands") if state.data["components"][c]["def"] == card_def][-1]
 
 
 def give(state, card_def: str, pile: str, seat: int) -> str:
@@ -102,15 +102,15 @@ def test_setup_per_player_count(compiled, players, per_stack, per_pool, gold, ro
     "Take the Hero pawn of his color and place it on the matching starting portal."; "Take a
     Light Die and a Dark Die"."""
     game = Game.from_compiled(compiled, players)
-    state = State(game, Interpreter.initial_state(game.rules, players, 1))
+    state = State(game, new_state(game.rules, players, 1))
     call(state, "setup")                                  # setup alone: no blessing yet
     stacks: dict[str, int] = {}
     for comp in zone(state, "islands"):
-        stacks[state.data["c"][comp]["d"]] = stacks.get(state.data["c"][comp]["d"], 0) + 1
+        stacks[state.data["components"][comp]["def"]] = stacks.get(state.data["components"][comp]["def"], 0) + 1
     assert set(stacks.values()) == {per_stack} and len(stacks) == 14
     pools: dict[str, int] = {}
     for comp in zone(state, "sanctuary"):
-        pools[state.data["c"][comp]["d"]] = pools.get(state.data["c"][comp]["d"], 0) + 1
+        pools[state.data["components"][comp]["def"]] = pools.get(state.data["components"][comp]["def"], 0) + 1
     assert set(pools.values()) == {per_pool}
     assert [v(state, s)["gold"] for s in range(players)] == gold
     assert g(state)["rounds"] == rounds
@@ -289,8 +289,8 @@ def test_offering_of_strictly_different_faces_forged_in_any_order(compiled):
     dark, light = die(state, 0, "dark"), die(state, 0, "light")
     assert faces(state, dark) == [["gold"]] * 4 + [["moon"], ["gold", "gold", "moon"]]
     assert faces(state, light) == [["gold", "gold", "gold"]] + [["gold"]] * 4 + [["sun"]]
-    assert state.data["c"][dark]["f"] == 5 and state.data["c"][light]["f"] == 0  # face up
-    assert sorted(state.data["c"][c]["d"] for c in zone(state, "forged", 0)) == \
+    assert state.data["components"][dark]["face"] == 5 and state.data["components"][light]["face"] == 0  # face up
+    assert sorted(state.data["components"][c]["def"] for c in zone(state, "forged", 0)) == \
         ["face_gold2_moon1", "face_gold3"]
     assert zone(state, "offering", 0) == []
 
@@ -308,7 +308,7 @@ def test_forged_face_is_rolled_afterwards(compiled):
     for _ in range(40):
         call(state, "receive_divine_blessing", seat=0)
         answer(state)
-        seen.add(tuple(faces(state, light)[state.data["c"][light]["f"]]))
+        seen.add(tuple(faces(state, light)[state.data["components"][light]["face"]]))
     assert seen == {("glory",) * 4, ("sun",)}
     assert dark
 
@@ -332,8 +332,8 @@ def test_heroic_feat_cost_portal_and_pile(compiled):
     choose(state, "replace face 6")
     assert state.is_terminal()
     assert v(state, 0)["moon"] == 0
-    assert v(state, 0)["portal"] == "island_3" and state.data["occ"]["island_3"] == [0]
-    assert [state.data["c"][c]["d"] for c in zone(state, "pile_instant", 0)] == ["hunters_helm"]
+    assert v(state, 0)["portal"] == "island_3" and state.data["occupants"]["island_3"] == [0]
+    assert [state.data["components"][c]["def"] for c in zone(state, "pile_instant", 0)] == ["hunters_helm"]
     assert faces(state, die(state, 0, "light"))[5] == ["triple"]
 
     # the stack runs out: with 2 players, 2 cards per stack
@@ -355,7 +355,7 @@ def test_feats_are_filed_by_effect_type(compiled):
         v(state, 0).update(sun=6, moon=6)
         call(state, "perform_a_heroic_feat", seat=0)
         answer(state, state.game.compiled["cards"][card_def]["name"])
-    piles = {p: [state.data["c"][c]["d"] for c in zone(state, p, 0)]
+    piles = {p: [state.data["components"][c]["def"] for c in zone(state, p, 0)]
              for p in ("pile_instant", "pile_permanent", "pile_reinforcement")}
     assert piles == {"pile_instant": ["gorgons_eye"], "pile_permanent": ["amber_amulet"],
                      "pile_reinforcement": ["silver_stag"]}
@@ -376,14 +376,14 @@ def test_ousting_sends_home_with_a_divine_blessing(compiled):
     v(state, 0).update(sun=6, moon=6)
     call(state, "perform_a_heroic_feat", seat=0)
     answer(state, "Amber Amulet")                        # the same island: player 2 is ousted
-    assert v(state, 0)["portal"] == "island_1" and state.data["occ"]["island_1"] == [0]
+    assert v(state, 0)["portal"] == "island_1" and state.data["occupants"]["island_1"] == [0]
     assert v(state, 1)["portal"] is None
     assert v(state, 1)["glory"] == 2                     # the compensation blessing
 
     v(state, 0).update(sun=6, moon=6)                    # already there: nobody is ousted
     call(state, "perform_a_heroic_feat", seat=0)
     answer(state, "Smith's Hammer")
-    assert state.data["occ"]["island_1"] == [0] and v(state, 1)["glory"] == 2
+    assert state.data["occupants"]["island_1"] == [0] and v(state, 1)["glory"] == 2
 
 
 def test_moving_to_another_portal_leaves_the_old_one(compiled):
@@ -396,7 +396,7 @@ def test_moving_to_another_portal_leaves_the_old_one(compiled):
     call(state, "perform_a_heroic_feat", seat=0)
     answer(state, "Silver Stag")
     assert v(state, 0)["portal"] == "island_2"
-    assert not state.data["occ"].get("island_1") and state.data["occ"]["island_2"] == [0]
+    assert not state.data["occupants"].get("island_1") and state.data["occupants"]["island_2"] == [0]
 
 
 def test_permanent_feats_fire_on_their_condition(compiled):

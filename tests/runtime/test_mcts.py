@@ -62,6 +62,8 @@ class _TwoEqualMoves:
     def action_label(self, action):
         return ("first", "second")[action]
 
+    option_key = action_label
+
     def current_player(self):
         return 0
 
@@ -77,7 +79,7 @@ class _TwoEqualMoves:
     def evaluate(self, seat):
         return 0.0
 
-    def resample_hidden(self, seat, seed):
+    def determinise(self, seat, seed):
         return _TwoEqualMoves()
 
 

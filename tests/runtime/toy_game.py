@@ -132,6 +132,10 @@ class ToyState:
         hand = self.data["hands"][self.data["to_move"]]
         return f"play card {hand[action]}" if action < len(hand) else "roll the die"
 
+    def option_key(self, action: int) -> str:
+        """The same option has the same key in every state: its label."""
+        return self.action_label(action)
+
     def apply(self, action: int) -> None:
         """Play the chosen action; raises IllegalActionError (state unchanged) if not legal."""
         if action not in self.legal_actions():
@@ -210,7 +214,7 @@ class ToyState:
         hand = self.data["hands"][player]
         return self.data["positions"][player] + 0.25 * (max(hand) if hand else 0)
 
-    def resample_hidden(self, player: int, seed: int) -> "ToyState":
+    def determinise(self, player: int, seed: int) -> "ToyState":
         """A clone where what ``player`` cannot see (other hands, deck order, future dice) is
         re-randomised from ``seed``."""
         other = self.clone()
@@ -228,6 +232,7 @@ class ToyState:
                 unseen = unseen[n:]
         d["deck"] = unseen
         return other
+
 
     def stats(self) -> dict:
         """Rounds, decisions, per-seat usage counts and per-seat identity."""

@@ -78,15 +78,15 @@ def test_drawing_from_an_empty_bag_refills_it_from_the_discard(tmp_path):
     state = new_game(tmp_path, main, dice=[DIE])
     assert value(state, 0, "points") == 2
     assert value(state, 0, "coin") == 0  # the whole discard went into the bag first
-    assert len(state.data["z"]["0:bag"]) == 1
+    assert len(state.data["zones"]["0:bag"]) == 1
 
 
 def test_entering_a_rolling_zone_rolls_the_die(tmp_path):
     state = new_game(tmp_path, "for each d in supply: move d to pool", dice=[DIE], seed=5)
-    faces = [state.data["c"][c]["f"] for c in state.data["z"]["0:pool"]]
+    faces = [state.data["components"][c]["face"] for c in state.data["zones"]["0:pool"]]
     assert all(f in (0, 1, 2) for f in faces)
     other = new_game(tmp_path / "again", "for each d in supply: move d to pool", dice=[DIE], seed=5)
-    assert [other.data["c"][c]["f"] for c in other.data["z"]["0:pool"]] == faces
+    assert [other.data["components"][c]["face"] for c in other.data["zones"]["0:pool"]] == faces
 
 
 def test_players_in_priority_order_with_ties_in_seat_order(tmp_path):
@@ -186,7 +186,7 @@ def test_replace_puts_the_new_component_where_the_old_one_was(tmp_path):
             "replace top(pool) with top(supply); gain count(d in pool where d.tier == 2) points")
     state = new_game(tmp_path, main, dice=dice)
     assert value(state, 0, "points") == 1
-    assert sum(1 for c in state.data["z"]["g:supply"] if c.startswith("lucky")) == 1
+    assert sum(1 for c in state.data["zones"]["g:supply"] if c.startswith("lucky")) == 1
 
 
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):

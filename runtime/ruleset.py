@@ -1,0 +1,308 @@
+"""A compiled ruleset prepared for play: checked against the statement table, expressions
+compiled, lookups precomputed, for one player count and variant.
+
+Everything here is read from a file someone handed us, so nothing is trusted: every node must be
+an op of ``rulewright/language.py`` with exactly its fields, each of the kind declared, and every
+expression must be a well-formed expression form (``runtime/exprs.py``), before any of it is
+turned into code. A ruleset that fails is refused with :class:`RulesetError`, naming the place.
+"""
+
+from __future__ import annotations
+
+from ..language import OPS, event_key
+from .analysis import Analysis
+from .exprs import RuleError, Scopes, check_expr, compile_expr
+from .statements import NodeCode
+
+
+class RulesetError(ValueError):
+    """A compiled ruleset that is not well formed (a hand-edited or damaged file)."""
+
+
+_KINDS = ("die", "card")
+
+
+class Ruleset:
+    """A compiled ruleset bound to a player count and variant, ready to run."""
+
+    def __init__(self, compiled: dict, players: int, variant: str | None = None):
+        self.compiled = compiled
+        self.players = players
+        self.variant = variant
+        self.nodes: list[dict] = compiled["nodes"]
+        check_nodes(self.nodes)
+        self.constants = dict(compiled["constants"])
+        self.tables = {k: [tuple(row) for row in v] for k, v in compiled.get("tables", {}).items()}
+        self.procedures = dict(compiled["procedures"])
+        if variant:
+            v = compiled["variants"][variant]
+            self.constants.update(v["constants"])
+            self.procedures.update(v["procedures"])
+        self.labels = compiled.get("labels") or [""] * len(self.nodes)
+        self.origins = compiled.get("origins") or [["flow", "main"]] * len(self.nodes)
+        self.resources = compiled["resources"]
+        self.vars = compiled["vars"]
+        self.tracks = compiled["tracks"]
+        self.zones = compiled["zones"]
+        self.dice = compiled["dice"]
+        self.cards = compiled["cards"]
+        self.flow = compiled["flow"]
+        self.value_scope: dict[str, str] = {}
+        for table in (self.resources, self.vars, self.tracks):
+            for name, d in table.items():
+                self.value_scope[name] = d["scope"]
+        self.scopes = Scopes({zid: z["scope"] for zid, z in self.zones.items()},
+                             self.value_scope)
+        """The zones' and values' scopes, which expressions written for this ruleset know."""
+        self.triggers: dict[str, dict[tuple[str, str], list[int]]] = {}
+        for event, subscribers in compiled["triggers"].items():
+            for card, face, index in subscribers:
+                self.triggers.setdefault(event, {}).setdefault((card, face), []).append(index)
+        flow = self.flow
+        self.score = self._compiled(flow["score"])
+        self.tiebreak = [self.compile(t) for t in flow["tiebreak"]]
+        self.evaluation = self._compiled(flow["evaluation"])
+        self.identity = {k: self.compile(v) for k, v in flow.get("identity", {}).items()}
+        self.round = self._compiled(flow.get("round"))
+        self.won = self._compiled(flow.get("won"))
+        self.functions = {pid: (p["params"], self.compile(p["value"]))
+                          for pid, p in sorted(self.procedures.items())
+                          if p.get("value") is not None}
+        self.available = {pid: self.compile(p["available"])
+                          for pid, p in sorted(self.procedures.items())
+                          if p.get("available") is not None and not p["params"]}
+        self.max_steps = flow["max_steps"]
+        self.max_decisions = flow["max_decisions"]
+        self.visibility: dict[str, str] = {}
+        self.starts: dict[str, object] = {}
+        for table in (self.resources, self.vars, self.tracks):
+            for name, d in table.items():
+                self.visibility[name] = d.get("visibility", "public")
+        for table in (self.resources, self.tracks, self.vars):
+            for name, d in table.items():
+                self.starts.setdefault(name, d.get("start", 0))
+        self.bounds: dict[str, tuple[int, int | str | None]] = {}
+        """Per resource or track: ``(lowest, highest)`` a whole-number value is kept within
+        (highest: a number, a constant's name, or None for no limit)."""
+        for name, d in self.resources.items():
+            self.bounds[name] = (d["min"], d["max"])
+        for name, d in self.tracks.items():
+            self.bounds[name] = (0, d["length"])
+        self.track_rewards = {name: {int(k): v for k, v in d["rewards"].items()}
+                              for name, d in self.tracks.items()}
+        """Per track: position -> reward node (the compiled table's keys are strings)."""
+        self.active_zones = sorted(z for z, d in self.zones.items()
+                                   if d["active"] and d["scope"] == "player")
+        self.active_zone_keys = frozenset(f"{seat}:{z}" for z in self.active_zones
+                                          for seat in range(players))
+        self.zone_keys = [f"{seat}:{zid}" for zid, z in self.zones.items()
+                          if z["scope"] == "player" for seat in range(players)] + \
+                         [f"g:{zid}" for zid, z in self.zones.items() if z["scope"] == "global"]
+        self.zone_lists: dict[str, str | tuple[str, ...]] = {
+            zid: f"g:{zid}" if z["scope"] == "global"
+            else tuple(f"{seat}:{zid}" for seat in range(players))
+            for zid, z in self.zones.items()}
+        """Per zone: its key in the state (a shared zone), or its key per seat."""
+        self.seat_zones = {zid: {seat: f"{seat}:{zid}" for seat in range(players)}
+                           for zid, z in self.zones.items() if z["scope"] == "player"}
+        """Per player zone: seat -> its key in the state."""
+        self.die_faces = {did: d["faces"] for did, d in self.dice.items()}
+        self.rolls_on_entry = {key: self.zones[key.split(":", 1)[1]]["on_enter"] == "roll"
+                               for key in self.zone_keys}
+        self.modified: set[str] = set()
+        self.card_modifiers: dict[tuple[str, str], dict[str, int]] = {}
+        self.card_code: dict[tuple[str, str], dict] = {}
+        for cid, card in self.cards.items():
+            for face in ("front", "back"):
+                side = card.get(face)
+                if not side:
+                    continue
+                self.card_code[(cid, face)] = {
+                    "abilities": [dict(a, where_fn=self._compiled(a["where"]),
+                                       cond_fn=self._compiled(a["condition"]))
+                                  for a in side["abilities"]],
+                    "spaces": {s["id"]: _prepare_space(s, self._compiled) for s in side["spaces"]},
+                    "needs": [(n[0], self.compile(n[1]),
+                               n[2] if n[0] == "res" else self.compile(n[2]))
+                              for n in side["needs"]] if side.get("needs") else None,
+                }
+                totals: dict[str, int] = {}
+                for a in side["abilities"]:
+                    for name, delta in a["modifiers"].items():
+                        totals[name] = totals.get(name, 0) + delta
+                self.card_modifiers[(cid, face)] = totals
+                self.modified.update(totals)
+        for name, (low, high) in list(self.bounds.items()):
+            if high.__class__ is str and high not in self.modified and high in self.constants:
+                self.bounds[name] = (low, self.constants[high])  # no card changes it
+        self.events = {family: {name: f"{family}:{name}" for name in self.value_scope
+                                if f"{family}:{name}" in self.triggers}
+                       for family in ("gain", "pay", "lose")}
+        """Per family and value name: the event key, for the values some ability answers."""
+        self.board_spaces = {sid: _prepare_space(s, self._compiled)
+                             for sid, s in compiled["spaces"].items()}
+        self.card_props: dict[str, tuple[dict, dict]] = {}
+        """Per card: the props ``attr`` sees on its front and on its back (the back's own
+        props over the front's)."""
+        for cid, card in self.cards.items():
+            front = card["front"]["props"]
+            back = dict(front, **card["back"]["props"]) if card.get("back") else front
+            self.card_props[cid] = (front, back)
+        self.printed: dict[str, tuple[dict, dict]] = dict(self.card_props)
+        """Per card or die: the printed props ``attr`` sees, as ``(front, back)`` (a die has
+        one set, so both). Generated expressions read it in place; an id that is both a card
+        and a die is left out (:meth:`printed_props` decides)."""
+        for did, d in self.dice.items():
+            if did in self.printed:
+                del self.printed[did]
+            else:
+                self.printed[did] = (d["props"], d["props"])
+        self.components = list(self._components(players))
+        """Every component of a game: ``(id, kind, definition, starting zone key)``."""
+        self.static_props = {comp_id: self.dice[def_id]["props"] if kind == "die"
+                             else self.card_props[def_id][0]
+                             for comp_id, kind, def_id, _key in self.components
+                             if kind == "die" or not self.cards[def_id].get("back")}
+        """Per component whose printed props never change (a die, a card with one side)."""
+        self.keep_round_starts = False
+        """Whether a simultaneous round keeps a copy of the state it started from, which bots
+        that search need in order to treat the others' pending choices as unknown."""
+        self.analysis = Analysis(self)
+        self.code = NodeCode(self)
+        """Per node: its generated function (made on first use); ``code.run(nid)``."""
+
+    def _components(self, players: int):
+        for did, d in self.dice.items():
+            count = d["count"] if d["count"] is not None else 0
+            for comp_id, key in self._start_places(did, count, d["zone"], players):
+                yield comp_id, "die", did, key
+        for cid, card in self.cards.items():
+            for comp_id, key in self._start_places(cid, card["copies"], card["deck"], players):
+                yield comp_id, "card", cid, key
+
+    def _start_places(self, def_id: str, count: int, zone: str | None, players: int):
+        """Ids and zone keys of a definition's copies: ``def#n`` in a shared zone; in a player
+        zone every player gets ``count`` copies, ``def#p<seat>.<n>``."""
+        if not zone:
+            return [(f"{def_id}#{i}", None) for i in range(1, count + 1)]
+        z = self.zones.get(zone)
+        if z is None:
+            raise RulesetError(f"'{def_id}' starts in unknown zone {zone!r}")
+        if z["scope"] == "global":
+            return [(f"{def_id}#{i}", f"g:{zone}") for i in range(1, count + 1)]
+        return [(f"{def_id}#p{seat + 1}.{i}", f"{seat}:{zone}")
+                for seat in range(players) for i in range(1, count + 1)]
+
+    def compile(self, lowered, lazy: bool = False):
+        """A lowered expression as a function ``fn(rt, env)``, written for this ruleset."""
+        return compile_expr(lowered, lazy, self.scopes)
+
+    def _compiled(self, lowered):
+        return self.compile(lowered) if lowered is not None else None
+
+    def printed_props(self, comp: dict) -> dict:
+        """The printed props of a component (a card's shown side over its front)."""
+        if comp["kind"] == "card":
+            return self.card_props[comp["def"]][1 if comp.get("upgraded") else 0]
+        return self.dice[comp["def"]]["props"]
+
+    def origin(self, nid) -> str:
+        """The definition a node belongs to, in words: "procedure take_a_face"."""
+        if nid.__class__ is not int or not 0 <= nid < len(self.origins):
+            return "the flow"
+        kind, ident = self.origins[nid]
+        return f"{kind} {ident}" if kind != "flow" else "the flow"
+
+
+def _prepare_space(space: dict, compiled) -> dict:
+    """A space with its ``requires`` compiled (``req_fn``; None when anything may go there)."""
+    return dict(space, req_fn=compiled(space["requires"]))
+
+
+def check_nodes(nodes) -> None:
+    """Refuse a node table that is not exactly what the statement table declares."""
+    if nodes.__class__ is not list:
+        raise RulesetError("'nodes' must be a list")
+    count = len(nodes)
+
+    def node_id(value, where, optional=False):
+        if value is None and optional:
+            return
+        if value.__class__ is not int or not 0 <= value < count:
+            raise RulesetError(f"{where}: not a node id")
+
+    for nid, node in enumerate(nodes):
+        where = f"node {nid}"
+        if node.__class__ is not dict:
+            raise RulesetError(f"{where}: not an object")
+        op = OPS.get(node.get("op")) if node.get("op").__class__ is str else None
+        if op is None:
+            raise RulesetError(f"{where}: unknown statement {str(node.get('op'))[:40]!r}")
+        expected = {"op"} | {f.name for f in op.fields}
+        if set(node) != expected:
+            raise RulesetError(f"{where} ({op.name}): fields {sorted(node)}, "
+                               f"expected {sorted(expected)}")
+        for f in op.fields:
+            value = node[f.name]
+            at = f"{where} ({op.name}.{f.name})"
+            try:
+                _check_field(f, value, at, node_id)
+            except RuleError as err:
+                raise RulesetError(f"{at}: {err}") from None
+
+
+def _check_field(f, value, at, node_id) -> None:
+    kind = f.kind
+    if kind == "stmt":
+        node_id(value, at, f.optional)
+    elif kind == "stmts":
+        if value.__class__ is not list:
+            raise RulesetError(f"{at}: not a list")
+        for v in value:
+            node_id(v, at)
+    elif kind == "parts":
+        if value.__class__ is not list:
+            raise RulesetError(f"{at}: not a list")
+        for part in value:
+            if part.__class__ is list:
+                if len(part) != 3 or part[0] != "let" or part[1].__class__ is not str:
+                    raise RulesetError(f"{at}: a binding must be [\"let\", name, expression]")
+                check_expr(part[2])
+            else:
+                node_id(part, at)
+    elif kind in ("expr", "target"):
+        if value is None and f.optional:
+            return
+        check_expr(value)
+    elif kind == "exprs":
+        if value.__class__ is not list:
+            raise RulesetError(f"{at}: not a list")
+        for v in value:
+            check_expr(v)
+    elif kind == "amounts":
+        if value.__class__ is not list:
+            raise RulesetError(f"{at}: not a list")
+        for pair in value:
+            if pair.__class__ is not list or len(pair) != 2:
+                raise RulesetError(f"{at}: an amount must be [count, target]")
+            check_expr(pair[0])
+            check_expr(pair[1])
+    elif kind == "named":
+        if value.__class__ is not list:
+            raise RulesetError(f"{at}: not a list")
+        for pair in value:
+            if pair.__class__ is not list or len(pair) != 2 or pair[0].__class__ is not str:
+                raise RulesetError(f"{at}: a named argument must be [name, expression]")
+            check_expr(pair[1])
+    elif kind in ("var", "word"):
+        if value.__class__ is not str:
+            raise RulesetError(f"{at}: not a string")
+    elif kind == "words":
+        if value.__class__ is not list or any(v.__class__ is not str for v in value):
+            raise RulesetError(f"{at}: not a list of strings")
+    elif kind == "flag":
+        if value.__class__ is not bool:
+            raise RulesetError(f"{at}: not true or false")
+
+
+__all__ = ["Ruleset", "RulesetError", "check_nodes", "event_key"]

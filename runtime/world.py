@@ -1,0 +1,635 @@
+"""What a game state holds and how rules read and change it: values, zones, components, spaces.
+
+A state is plain data (state format 2)::
+
+    {"format": 2, "players": N, "seed": S, "rng": <generator state>,
+     "values": [{name: value} per seat], "shared": {name: value},
+     "zones": {"<seat>:<zone>" | "g:<zone>": [component ids, bottom first]},
+     "components": {id: {"def", "kind", "face", "at", ...}},
+     "occupants": {location: [occupants]},
+     "agenda": [[node, env, aux], ...], "pending": None | {...}, "secret": None | {...},
+     "round": 0, "decisions": 0, "usage": [per seat {stat: {id: count}}],
+     "over": False, "result": None | {"scores": [...], "winners": [...]}}
+
+A component is ``{"def": definition id, "kind": "die" | "card", "at": zone key or None}``; a
+die also has ``face`` (the index of the face it shows) and, once forged, its own ``faces``; a
+card has ``exhausted``, ``upgraded`` (shows its back) and ``trashed``. :class:`World` answers
+every question the effect language asks of such a state and makes every change it makes; the
+statements (``runtime/statements``) and expressions (``runtime/exprs.py``) call it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rng
+from .exprs import RuleError, items
+
+MAX_NUMBER = 2 ** 53
+"""No number a rule stores in the game state (a value, a binding) may be larger than this in
+magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
+
+MAX_LIST = 10_000
+"""No list a rule stores or builds may hold more items than this."""
+
+
+class World:
+    """The rules' view of one game state (``data``, plain data owned by the caller)."""
+
+    def __init__(self, rules, data: dict):
+        self.rules = rules
+        self.data = data
+        self.steps = 0
+        self.budget = rules.max_steps
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Look up the state's parts again (a caller may have replaced one between two
+        decisions, as scenario tests do to set a table)."""
+        data = self.data
+        self.n = data["players"]
+        self.seat_values = data["values"]
+        self.shared = data["shared"]
+        self.zones = data["zones"]
+        self.comps = data["components"]
+        self.occupants = data["occupants"]
+        self._live: dict[int, list] = {}
+        self._modifiers: dict[int, dict] = {}
+        self._spaces: dict[str, dict | None] = {}
+        self._definitions: dict[str, dict[str, int]] = {}
+
+    def cards_changed(self) -> None:
+        """Which cards are live (and so which modifiers and triggers apply), or which side a
+        card shows (and so which spaces it prints), may have changed: forget what was worked
+        out from them."""
+        self._live.clear()
+        self._modifiers.clear()
+        self._spaces.clear()
+
+    def over_budget(self, env) -> None:
+        """The step budget ran out while reading the state (a runaway comprehension)."""
+        raise RuleError(f"runtime step budget of {self.budget} exceeded")
+
+    # ------------------------------------------------------------------ values
+
+    def value(self, who, name: str):
+        """A resource, track or var of player ``who`` (or a global one)."""
+        scope = self.rules.value_scope.get(name)
+        if scope is None:
+            if isinstance(who, int) and name in self.rules.zones:
+                return self.zone_key(name, who)
+            raise RuleError(f"'{name}' is not a resource, track or var")
+        if scope == "global":
+            return self.shared[name]
+        if who.__class__ is not int or not 0 <= who < self.n:
+            raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
+        return self.seat_values[who][name]
+
+    def set_value(self, who, name: str, value) -> None:
+        """Assign a resource, track or var, within its bounds."""
+        scope = self.rules.value_scope.get(name)
+        if scope is None:
+            raise RuleError(f"'{name}' is not a resource, track or var")
+        if value.__class__ is bool:
+            value = int(value)
+        elif value.__class__ is list:
+            value = copied(value)  # a list the rules hold (a die's icons) must not be shared
+        if isinstance(value, int):
+            bounds = self.rules.bounds.get(name)
+            if bounds is not None:
+                value = self.clamp(value, bounds, who)
+        check_stored(value, name)
+        if scope == "global":
+            self.shared[name] = value
+        else:
+            if who.__class__ is not int or not 0 <= who < self.n:
+                raise RuleError(f"'{name}' belongs to a player, but got {who!r}")
+            self.seat_values[who][name] = value
+
+    def clamp(self, value: int, bounds: tuple, who) -> int:
+        """``value`` within a value's ``(low, high)`` bounds (``Ruleset.bounds``); a ``high``
+        that names a constant is read for ``who``, so modifiers apply."""
+        low, high = bounds
+        if value < low:
+            value = low
+        if high is not None:
+            if high.__class__ is str:
+                high = self.constant(high, who)
+            if value > high:
+                value = high
+        return value
+
+    def add_value(self, who, name: str, n: int) -> int:
+        """Add ``n`` (a whole number) to a value within its bounds; the change actually made."""
+        rules = self.rules
+        if rules.value_scope.get(name) == "player" and who.__class__ is int \
+                and 0 <= who < self.n:
+            values = self.seat_values[who]
+            before = values[name]
+            if before.__class__ is int:
+                value = before + n
+                bounds = rules.bounds.get(name)
+                if bounds is not None:
+                    low, high = bounds
+                    if value < low:
+                        value = low
+                    if high is not None:
+                        if high.__class__ is str:
+                            high = self.constant(high, who)
+                        if value > high:
+                            value = high
+                if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                    check_stored(value, name)
+                values[name] = value
+                return value - before
+        before = self.value(who, name)
+        if before.__class__ is not int:
+            raise RuleError(f"cannot add {n} to '{name}': it holds {before!r}, not a number")
+        self.set_value(who, name, before + n)
+        return self.value(who, name) - before
+
+    def target(self, value, env) -> tuple[Any, str]:
+        """Resolve a gain/pay/set target to ``(player, name)``."""
+        if value.__class__ is str:
+            return env.get("you"), value
+        if value.__class__ is list and len(value) == 2 and value[1].__class__ is str:
+            return value[0], value[1]
+        raise RuleError(f"{value!r} is not a resource, track or var")
+
+    def call_function(self, name: str, args: list, env: dict):
+        """Evaluate a pack function (a procedure with a value) with its params bound."""
+        try:
+            params, value = self.rules.functions[name]
+        except KeyError:
+            raise RuleError(f"unknown function '{name}'") from None
+        inner = {"you": env.get("you")}
+        if "this" in env:
+            inner["this"] = env["this"]
+        inner.update(zip(params, args))
+        return value(self, inner)
+
+    def constant(self, name: str, who) -> int:
+        """A constant, with the modifiers of ``who``'s live cards applied."""
+        base = self.rules.constants[name]
+        if name in self.rules.modified and who.__class__ is int and 0 <= who < self.n:
+            totals = self._modifiers.get(who)
+            if totals is None:
+                totals = self._modifiers[who] = {}
+                modifiers = self.rules.card_modifiers
+                for comp_id, face in self.live_cards(who):
+                    for key, delta in modifiers[(self.comps[comp_id]["def"], face)].items():
+                        totals[key] = totals.get(key, 0) + delta
+            base += totals.get(name, 0)
+        return base
+
+    def zone_key(self, name: str, owner) -> str:
+        """``@owner:zone`` for a player zone of ``owner``, ``@g:zone`` for a shared one."""
+        z = self.rules.zones.get(name)
+        if z is None:
+            raise RuleError(f"'{name}' is not a zone")
+        if z["scope"] == "global":
+            return "@g:" + name
+        if owner.__class__ is not int or not 0 <= owner < self.n:
+            raise RuleError(f"zone '{name}' belongs to a player, but got {owner!r}")
+        return f"@{owner}:{name}"
+
+    # ------------------------------------------------------------------ components
+
+    def definition(self, item) -> str | None:
+        """The definition id of a component (or the id itself for a non-component)."""
+        comp = self.comps.get(item) if isinstance(item, str) else None
+        if comp is not None:
+            return comp["def"]
+        if isinstance(item, str) and "/" in item:
+            return item.split("/", 1)[1]
+        return item
+
+    def side(self, comp_id: str) -> str:
+        """``front`` or ``back`` (upgraded) for a card component."""
+        return "back" if self.comps[comp_id].get("upgraded") else "front"
+
+    def card_side(self, comp_id: str) -> dict:
+        """The printed data of the side a card shows."""
+        comp = self.comps[comp_id]
+        card = self.rules.cards[comp["def"]]
+        return card["back"] if comp.get("upgraded") and card["back"] else card["front"]
+
+    def faces(self, comp_id) -> list:
+        """The faces of a die (its own list when forged)."""
+        if comp_id is not None and not isinstance(comp_id, str):
+            raise RuleError(f"{self.value_text(comp_id)} is not a die")
+        comp = self.comps.get(comp_id)
+        if comp is None:
+            return []
+        if "faces" in comp:
+            return comp["faces"]
+        d = self.rules.dice.get(comp["def"])
+        return d["faces"] if d else []
+
+    def icons(self, comp_id) -> list:
+        """The icons on the face a die shows (a card: its ``icons`` property). The list is the
+        rules' own: callers only read it."""
+        try:
+            comp = self.comps[comp_id]
+        except (KeyError, TypeError):
+            return []
+        face = comp.get("face")
+        if face is not None:  # a die
+            faces = comp.get("faces") or self.rules.die_faces[comp["def"]]
+            return faces[face] if faces else []
+        if comp["kind"] == "card":
+            return self.card_side(comp_id)["props"].get("icons", [])
+        return []
+
+    def owner(self, item):
+        """The seat whose zone holds a component (None for shared zones)."""
+        comp = self.comps.get(item) if item.__class__ is str else None
+        if comp is None or comp["at"] is None:
+            return None
+        head = comp["at"].split(":", 1)[0]
+        return None if head == "g" else int(head)
+
+    def zone_of(self, item):
+        """The zone (``@owner:zone``) holding a component."""
+        comp = self.comps.get(item) if item.__class__ is str else None
+        return "@" + comp["at"] if comp and comp["at"] else None
+
+    def attr(self, subject, name: str):
+        """``subject.name`` for players, components and spaces."""
+        if subject is None:
+            return None
+        cls = subject.__class__
+        if cls is str:
+            comp = self.comps.get(subject)
+            if comp is not None:
+                props = self.rules.static_props.get(subject)
+                if props is None:
+                    props = self.rules.printed_props(comp)
+                if name in props:
+                    return props[name]
+                return self._component_attr(subject, comp, name)
+        elif cls is int:
+            if self.rules.value_scope.get(name) == "player" and 0 <= subject < self.n:
+                return self.seat_values[subject][name]
+            return self.value(subject, name)
+        if isinstance(subject, bool):
+            raise RuleError(f"cannot read '.{name}' of {subject!r}")
+        if isinstance(subject, str):
+            space = self.space(subject)
+            if space is not None:
+                if name in space["props"]:
+                    return space["props"][name]
+                if name == "id":
+                    return subject
+                return None
+        raise RuleError(f"cannot read '.{name}' of {subject!r}")
+
+    def _component_attr(self, comp_id, comp, name):
+        if comp["kind"] == "die":
+            if name == "face":
+                return comp["face"]
+        if name == "owner":
+            return self.owner(comp_id)
+        if name in ("exhausted", "upgraded", "trashed"):
+            return bool(comp.get(name))
+        if name == "def":
+            return comp["def"]
+        return None
+
+    def label(self, value) -> str:
+        """A readable name for a value shown in an action label."""
+        if isinstance(value, bool) or value is None:
+            return str(value).lower()
+        if isinstance(value, int):
+            return f"player {value + 1}"
+        if isinstance(value, str):
+            comp = self.comps.get(value)
+            if comp is not None:
+                if comp["kind"] == "die":
+                    icons = self.icons(value)
+                    return f"{value} [{', '.join(icons) or 'blank'}]"
+                card = self.rules.cards[comp["def"]]
+                return card.get("name") or comp["def"]
+            if value.startswith("@"):
+                return value[1:].replace(":", " ")
+            return value.replace("_", " ")
+        return str(value)
+
+    def value_text(self, value) -> str:
+        """A value inside a sentence: numbers as numbers, components and names by name."""
+        if value is None or isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, str) and value in self.comps:
+            return self.label(value)
+        return str(value).replace("_", " ")
+
+    # ------------------------------------------------------------------ spaces
+
+    def space(self, ref: str):
+        """A space by reference: a board space id or ``card#n/space`` for one printed on a card."""
+        try:
+            return self._spaces[ref]
+        except KeyError:
+            pass
+        found = self.rules.board_spaces.get(ref)
+        if found is None and "/" in ref:
+            comp_id, sid = ref.split("/", 1)
+            comp = self.comps.get(comp_id)
+            if comp is not None and comp["kind"] == "card":
+                found = self.rules.card_code[(comp["def"], self.side(comp_id))]["spaces"].get(sid)
+        self._spaces[ref] = found
+        return found
+
+    def spaces_of(self, item) -> list:
+        """The spaces printed on a card (every board space for ``none``)."""
+        if item is None:
+            return sorted(self.rules.board_spaces)
+        comp = self.comps.get(item) if item.__class__ is str else None
+        if comp is None or comp["kind"] != "card":
+            return []
+        return [f"{item}/{s['id']}" for s in self.card_side(item)["spaces"]]
+
+    def allows(self, space_ref, item) -> bool:
+        """Whether ``item`` meets the space's ``requires`` (no requirement: always)."""
+        space = self.space(space_ref) if isinstance(space_ref, str) else None
+        if space is None:
+            raise RuleError(f"{space_ref!r} is not a space")
+        if space["req_fn"] is None:
+            return True
+        this = space_ref.split("/", 1)[0] if "/" in space_ref else space_ref
+        return bool(space["req_fn"](self, {"it": item, "this": this}))
+
+    def adjacent(self, ref) -> list:
+        """Neighbouring locations of a board space."""
+        space = self.space(ref) if isinstance(ref, str) else None
+        return list(space["adjacent"]) if space else []
+
+    def place(self, who, where) -> None:
+        """``who`` occupies location ``where`` (after those already there)."""
+        if where.__class__ is not str:
+            raise RuleError(f"cannot place anything on {self.value_text(where)}: "
+                            f"not a location")
+        occupants = self.occupants.setdefault(where, [])
+        if len(occupants) >= MAX_LIST:
+            raise RuleError(f"location {where!r} holds {MAX_LIST} occupants already")
+        occupants.append(who)
+
+    # ------------------------------------------------------------------ cards
+
+    def live_cards(self, seat: int) -> list[tuple[str, str]]:
+        """``(component, side)`` of the cards whose abilities are live for ``seat``, in zone
+        order (the rules' own list: callers only read it)."""
+        out = self._live.get(seat)
+        if out is None:
+            out = self._live[seat] = []
+            comps = self.comps
+            for zid in self.rules.active_zones:
+                for comp_id in self.zones[f"{seat}:{zid}"]:
+                    comp = comps[comp_id]
+                    if comp["kind"] == "card" and not comp.get("trashed"):
+                        out.append((comp_id, "back" if comp.get("upgraded") else "front"))
+        return out
+
+    def trigger_matches(self, event: str, player, fields: dict) -> list:
+        """``[component, side, ability index, env]`` of the abilities that respond to an event,
+        in the order they run."""
+        subscribers = self.rules.triggers.get(event)
+        if not subscribers or player.__class__ is not int or not 0 <= player < self.n:
+            return []
+        matches = []
+        comps = self.comps
+        code = self.rules.card_code
+        for comp_id, face in self.live_cards(player):
+            comp = comps[comp_id]
+            card = comp["def"]
+            indexes = subscribers.get((card, face))
+            if indexes is None:
+                continue
+            abilities = code[(card, face)]["abilities"]
+            for index in indexes:
+                ab = abilities[index]
+                if ab["once_per_round"] and comp.get("exhausted"):
+                    continue
+                env = dict(fields)
+                env["you"] = player
+                env["this"] = comp_id
+                if ab["where_fn"] is not None and not ab["where_fn"](self, env):
+                    continue
+                matches.append([comp_id, face, index, env])
+        return matches
+
+    def completed(self, seat, cards: list) -> int:
+        """The most cards whose needs ``seat`` can meet at once (each unit and component used
+        for one card only): an exact search over subsets with bipartite matching."""
+        specs = []
+        for comp_id in cards:
+            comp = self.comps.get(comp_id) if comp_id.__class__ is str else None
+            if comp is None or comp["kind"] != "card":
+                continue
+            needs = self.rules.card_code[(comp["def"], self.side(comp_id))]["needs"]
+            if not needs:
+                continue
+            env = {"you": seat, "this": comp_id}
+            spec = []
+            for kind, count, what in needs:
+                n = count(self, env)
+                if kind == "res":
+                    spec.append(("res", n, what))
+                else:
+                    spec.append(("items", n, items(self, what(self, env))))
+            specs.append(spec)
+        best = 0
+        count = len(specs)
+        if count > 16:
+            raise RuleError(f"completed() over {count} cards: at most 16 at once")
+        for mask in sorted(range(1, 1 << count), key=lambda m: -bin(m).count("1")):
+            size = bin(mask).count("1")
+            if size <= best:
+                break
+            chosen = [specs[i] for i in range(count) if mask >> i & 1]
+            if self._satisfiable(seat, chosen):
+                best = size
+        return best
+
+    def _satisfiable(self, seat, specs) -> bool:
+        need_res: dict[str, int] = {}
+        slots = []
+        for spec in specs:
+            for kind, n, what in spec:
+                if kind == "res":
+                    need_res[what] = need_res.get(what, 0) + n
+                else:
+                    slots.extend([what] * n)
+        for name, n in need_res.items():
+            if self.value(seat, name) < n:
+                return False
+        match: dict[str, int] = {}
+
+        def augment(i, seen):
+            for comp in slots[i]:
+                if comp in seen:
+                    continue
+                seen.add(comp)
+                if comp not in match or augment(match[comp], seen):
+                    match[comp] = i
+                    return True
+            return False
+        return all(augment(i, set()) for i in range(len(slots)))
+
+    # ------------------------------------------------------------------ zones
+
+    def move_component(self, comp_id: str, zone_key: str, position: str = "top") -> None:
+        """Move a component to a zone (``zone_key`` without the ``@``); rolls on entry."""
+        comp = self.comps.get(comp_id) if comp_id.__class__ is str else None
+        if comp is None:
+            raise RuleError(f"{comp_id!r} is not a component")
+        target = self.zones.get(zone_key)
+        if target is None:
+            raise RuleError(f"no zone {zone_key!r}")
+        old = comp["at"]
+        if old is not None:
+            self.zones[old].remove(comp_id)
+        if self._definitions:
+            self._moved(comp["def"], old, zone_key)
+        if comp["kind"] == "card" and (old in self.rules.active_zone_keys
+                                       or zone_key in self.rules.active_zone_keys):
+            self.cards_changed()
+        if position == "bottom":
+            target.insert(0, comp_id)
+        else:
+            target.append(comp_id)
+        comp["at"] = zone_key
+        if comp["kind"] == "die" and self.rules.rolls_on_entry[zone_key]:
+            self.roll(comp_id)
+
+    def _moved(self, definition: str, old: str | None, new: str | None) -> None:
+        """Keep the zones' definition counts (:meth:`count_definition`) up to date."""
+        counts = self._definitions.get(old)
+        if counts is not None:
+            counts[definition] -= 1
+        counts = self._definitions.get(new)
+        if counts is not None:
+            counts[definition] = counts.get(definition, 0) + 1
+
+    def roll(self, comp_id: str) -> None:
+        """Roll a die: a random face from the state's generator."""
+        faces = self.faces(comp_id)
+        if not faces:
+            return
+        self.data["rng"], face = rng.below(self.data["rng"], len(faces))
+        self.comps[comp_id]["face"] = face
+
+    def shuffle(self, zone_key: str) -> None:
+        """Shuffle a zone's components with the state's generator."""
+        self.data["rng"] = rng.shuffle(self.data["rng"], self.zones[zone_key])
+
+    def zone_arg(self, value) -> str:
+        """A zone-valued expression result -> zone key (without ``@``)."""
+        if value.__class__ is str and value.startswith("@") and value[1:] in self.zones:
+            return value[1:]
+        raise RuleError(f"{self.value_text(value)} is not a zone")
+
+    def count_definition(self, zone: str, owner, definition) -> int:
+        """How many components of ``definition`` zone ``zone`` (of ``owner``, for a player
+        zone) holds: ``count(x in Z where def(x) == K)``, kept up to date as components move
+        instead of counted again."""
+        keys = self.rules.zone_lists.get(zone)
+        key = keys if keys.__class__ is str else None
+        if key is None and keys is not None and owner.__class__ is int and 0 <= owner < len(keys):
+            key = keys[owner]
+        if key is None:
+            key = self.zone_arg(self.zone_key(zone, owner))
+        counts = self._definitions.get(key)
+        if counts is None:
+            counts = self._definitions[key] = {}
+            comps = self.comps
+            for comp_id in self.zones[key]:
+                d = comps[comp_id]["def"]
+                counts[d] = counts.get(d, 0) + 1
+        self.steps += 1
+        if definition.__class__ is not str:
+            return sum(1 for c in self.zones[key] if self.comps[c]["def"] == definition)
+        return counts.get(definition, 0)
+
+    def distinct(self, candidates: list) -> list:
+        """Candidates without repeats; identical components (same definition, place, face and
+        state) are one option, as a player would see them: "a tier-1 red die", not seven."""
+        if len(candidates) < 2:
+            return candidates
+        seen, out = set(), []
+        comps = self.comps
+        for item in candidates:
+            comp = comps.get(item) if item.__class__ is str else None
+            if comp is None:
+                key = ("value", repr(item))
+            elif comp["kind"] == "card":
+                key = (comp["def"], comp["at"], comp["exhausted"], comp["upgraded"],
+                       comp["trashed"])
+            else:
+                faces = comp.get("faces")
+                key = (comp["def"], comp["at"], comp["face"],
+                       None if faces is None else repr(faces))
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
+
+    def run_target(self, item, name: str, args: dict, env: dict):
+        """``(effect node, env)`` that ``run item.name(args)`` runs, or None."""
+        inner = {"you": env.get("you"), "this": item}
+        inner.update(args)
+        comp = self.comps.get(item) if item.__class__ is str else None
+        if comp is not None:
+            effect = self.card_side(item)["effects"].get(name)
+            if effect is None and comp["kind"] == "card":
+                effect = self.rules.cards[comp["def"]]["front"]["effects"].get(name)
+            return (effect, inner) if effect is not None else None
+        space = self.space(item) if item.__class__ is str else None
+        if space is not None:
+            if name != "effect":
+                return None
+            if "/" in item:
+                inner["this"] = item.split("/", 1)[0]
+                inner["space"] = item
+            return (space["effect"], inner) if space["effect"] is not None else None
+        if item is None:
+            return None
+        raise RuleError(f"cannot run '{name}' of {self.value_text(item)}")
+
+    def rank(self, who, name=None):
+        """``who``'s place (1 = best, ties share a place) by the flow's score, or by the
+        resource or track ``name``."""
+        if who.__class__ is not int:
+            raise RuleError(f"rank() needs a player, got {who!r}")
+
+        def score(seat):
+            if name is not None:
+                return self.value(seat, name)
+            return self.rules.score(self, {"you": seat}) if self.rules.score else 0
+        mine = score(who)
+        return 1 + sum(1 for seat in range(self.n) if score(seat) > mine)
+
+
+def copied(value):
+    """A list (and the lists in it) as a copy of its own."""
+    if value.__class__ is list:
+        return [copied(v) for v in value]
+    return value
+
+
+def check_stored(value, name: str) -> None:
+    """Refuse a value too large to keep in the game state (see :data:`MAX_NUMBER`)."""
+    cls = value.__class__
+    if cls is int:
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleError(f"'{name}' would hold a number beyond ±2^53: the rules run away")
+    elif cls is list:
+        if len(value) > MAX_LIST:
+            raise RuleError(f"'{name}' would hold a list of {len(value)} items "
+                            f"(at most {MAX_LIST})")
+        for item in value:
+            if item.__class__ is int and not -MAX_NUMBER <= item <= MAX_NUMBER:
+                raise RuleError(f"'{name}' would hold a number beyond ±2^53: "
+                                f"the rules run away")
