@@ -18,6 +18,7 @@ from . import ir
 from .diagnostics import Diagnostic, diagnostic, sort_diagnostics
 from .graph import adjacency, reachable
 from .model import AbilityDef, CardDef, Loc, Pack
+from .values import LEAVES
 
 LOOP_EDGES = frozenset({"calls", "emits", "subscribes"})
 """Edge kinds a trigger loop travels along (definite edges only, see ``compiler/graph.py``)."""
@@ -240,12 +241,15 @@ def _constants_read(pack: Pack) -> set[str]:
 
     read = {res.max for res in list(pack.resources.values()) + list(pack.vars.values())
             if isinstance(res.max, str)}
-    for site in effect_sites(pack):
-        tree = site.text.tree
-        if tree is None:
-            continue
-        read.update(node.id for node in tree.walk()
-                    if isinstance(node, ir.Name) and node.kind == "constant")
+    pending = list({id(site.text.tree): site.text.tree for site in effect_sites(pack)
+                    if site.text.tree is not None}.values())  # identical texts share a tree
+    while pending:
+        node = pending.pop()
+        if node.__class__ is ir.Name:
+            if node.kind == "constant":
+                read.add(node.id)
+        elif node.__class__ not in LEAVES:
+            pending.extend(node.children())
     return read
 
 

@@ -405,7 +405,10 @@ class _GraphBuilder:
             uses = direct.setdefault(proc.id, set())
             forwards = passes.setdefault(proc.id, set())
             tree = proc.effect.tree if proc.effect is not None else None
-            for node in tree.walk() if tree is not None else ():
+            pending = [tree] if tree is not None else []
+            while pending:  # statements only: gains, pays and calls are never in expressions
+                node = pending.pop()
+                pending.extend(child for child in node.children() if isinstance(child, ir.Stmt))
                 if type(node) in PAYMENTS:
                     verb, edge = PAYMENTS[type(node)]
                     for amount in node.amounts:

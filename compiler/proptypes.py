@@ -321,7 +321,6 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
             out += check_value(pack, doc, path + (index,), element, item,
                                f"item {index + 1} of {what}", where)
         return out
-    loc = doc.loc(path)
     word = ptype.word
     if word not in SCALAR_WORDS and word not in REFERENCE_KINDS and word not in pack.enums:
         return []  # an unknown type word: reported once, at its declaration
@@ -329,21 +328,21 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
         if not isinstance(value, int) or isinstance(value, bool):
             hint = "write it as a number" + (f": {_number_word(value)}"
                                              if _number_word(value) else "")
-            return [diagnostic("E202", loc, f"{what}{where} must be a whole number "
+            return [diagnostic("E202", doc.loc(path), f"{what}{where} must be a whole number "
                                f"(declared `{ptype.text}`), got {_shown(value)}", hint)]
         if (ptype.low is not None and value < ptype.low) or \
                 (ptype.high is not None and value > ptype.high):
-            return [diagnostic("E204", loc, f"{what}{where} must be {_range_text(ptype)} "
+            return [diagnostic("E204", doc.loc(path), f"{what}{where} must be {_range_text(ptype)} "
                                f"(declared `{ptype.text}`), got {value}")]
         return []
     if word == "bool":
         if not isinstance(value, bool):
-            return [diagnostic("E202", loc, f"{what}{where} must be true or false "
+            return [diagnostic("E202", doc.loc(path), f"{what}{where} must be true or false "
                                f"(declared `{ptype.text}`), got {_shown(value)}")]
         return []
     if not isinstance(value, str):
         noun = "text" if word == "string" else _kind_noun(pack, word)
-        return [diagnostic("E202", loc, f"{what}{where} must be {noun} "
+        return [diagnostic("E202", doc.loc(path), f"{what}{where} must be {noun} "
                            f"(declared `{ptype.text}`), got {_shown(value)}")]
     if word == "string":
         return []
@@ -351,7 +350,7 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
         choices = pack.enums[word]
         if value not in choices:
             guess = did_you_mean(value, choices)
-            return [diagnostic("E204", loc, f"{what}{where} must be one of the {word} values, "
+            return [diagnostic("E204", doc.loc(path), f"{what}{where} must be one of the {word} values, "
                                f"not '{value}'",
                                f"did you mean '{guess}'?" if guess else
                                f"one of: {', '.join(choices)}")]
@@ -361,10 +360,10 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
         return []
     other = _kind_of(pack, value)
     if other is not None:
-        return [diagnostic("E302", loc, f"'{value}' is {other}, but {what}{where} names "
+        return [diagnostic("E302", doc.loc(path), f"'{value}' is {other}, but {what}{where} names "
                            f"{_kind_noun(pack, word)} (declared `{ptype.text}`)")]
     guess = did_you_mean(value, known)
-    return [diagnostic("E301", loc, f"unknown {word} '{value}' in {what}{where}"
+    return [diagnostic("E301", doc.loc(path), f"unknown {word} '{value}' in {what}{where}"
                        + (f" (did you mean '{guess}'?)" if guess else ""),
                        "" if guess else f"define the {word} first, or name one that exists")]
 

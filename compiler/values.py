@@ -14,6 +14,7 @@ silence: a warning means no game of the pack can make the condition hold.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -40,6 +41,7 @@ class Possible:
     others: frozenset | None = None
 
     @staticmethod
+    @functools.lru_cache(maxsize=4096, typed=True)  # typed: true is not 1 here
     def exactly(value) -> "Possible":
         """A single known value."""
         if isinstance(value, int) and not isinstance(value, bool):
@@ -205,6 +207,8 @@ _BOOL_CALLS = frozenset({"has", "occupied", "any", "all", "exhausted", "upgraded
                          "allows"})
 _STATE_FLAGS = frozenset({"exhausted", "upgraded", "trashed"})
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+LEAVES = frozenset({ir.Num, ir.Bool, ir.Text, ir.NoneLit, ir.Name, ir.This, ir.Nothing})
+"""Nodes with no parts to look into (most nodes of a tree are these)."""
 
 
 class ValueChecker:
@@ -228,6 +232,7 @@ class ValueChecker:
         for tid, track in pack.tracks.items():
             self.bounds.setdefault(tid, Possible.number_range(0, track.length))
         self.cache: dict[tuple[int, bool], list[Finding]] = {}
+        self.memo: dict[tuple[int, bool], Possible] = {}  # the trees outlive this checker
 
     def cap(self, cap) -> float:
         """The highest value a cap allows in any game (infinite when modifiers raise it)."""
@@ -245,9 +250,18 @@ class ValueChecker:
     # ---- expressions
 
     def value(self, node: ir.Node | None, fold_constants: bool = False) -> Possible:
-        """What ``node`` may evaluate to."""
+        """What ``node`` may evaluate to (each node is worked out once: a condition is read
+        whole and again in its parts)."""
         if node is None:
             return ANY
+        key = (id(node), fold_constants)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = self.evaluate(node, fold_constants)
+        return known
+
+    def evaluate(self, node: ir.Node, fold_constants: bool) -> Possible:
+        """What ``node`` may evaluate to, from what its parts may."""
         kind = type(node)
         if kind is ir.Num:
             return Possible.exactly(node.value)
@@ -431,6 +445,8 @@ class _Walk:
         if node is None:
             return
         kind = type(node)
+        if kind in LEAVES:
+            return
         if kind in (ir.Gain, ir.Pay, ir.Lose):
             for amount in node.amounts:
                 self.amount(kind, amount)
