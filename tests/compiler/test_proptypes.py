@@ -258,3 +258,32 @@ def test_the_shipped_packs_without_their_declarations_raise_no_sibling_warning(t
     found = diagnose(root)
     assert not [f for f in found if f[3].startswith("E")]
     assert not [f for f in found if f[3] in ("W301", "W302", "W303")]
+
+
+# ------------------------------------------------------------------ the reference page
+
+
+def test_the_pack_format_page_shows_declarations_the_schema_and_the_type_reader_accept():
+    """docs/pack-format.md's example of declared prop types is valid rules data, and every
+    type in it and in its table of words reads as a type."""
+    import re
+
+    import yaml
+
+    from rulewright.compiler.proptypes import REFERENCE_KINDS, SCALAR_WORDS
+    from rulewright.compiler.schema_check import validator_for
+
+    page = (ROOT / "docs" / "pack-format.md").read_text(encoding="utf-8")
+    section = page.split("### Declared property types", 1)[1]
+    example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    rules = {"rules": {"enums": {"colour": ["red"]}, **example}}
+    assert list(validator_for("rules").iter_errors(rules)) == []
+    declared = [t for ctype in example["components"] for t in ctype["props"].values()]
+    rows = section.split("| WORD |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    words = [re.findall(r"`([^`]+)`", row.split("|")[1]) for row in rows]
+    written = [w for cell in words for w in cell]
+    assert len(declared) >= 6 and len(written) >= 12
+    for text in declared + written:
+        ptype = prop_type_from_yaml(text)
+        assert ptype is not None, text
+        assert ptype.word in (*SCALAR_WORDS, *REFERENCE_KINDS, "colour"), text
