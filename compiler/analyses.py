@@ -2,7 +2,8 @@
 
 :func:`analyse` returns diagnostics (never raises on content): E501 trigger cycles that could
 loop forever, W501 definitions nothing reachable runs, W502 resources produced but never spent
-or read, W503 resources spent but never produced, W504 cards that can never enter play. Every
+or read, W503 resources spent but never produced, W504 cards that can never enter play, W505
+resources, tracks, zones and constants nothing reads. Every
 rule leans towards silence: a warning fires only when no reading of the pack could use the
 thing it names (``docs/graph.md`` states each rule and shows an example).
 """
@@ -13,9 +14,11 @@ from itertools import islice
 
 import networkx as nx
 
+from . import ir
 from .diagnostics import Diagnostic, diagnostic, sort_diagnostics
 from .graph import adjacency, reachable
 from .model import AbilityDef, CardDef, Loc, Pack
+from .values import LEAVES
 
 LOOP_EDGES = frozenset({"calls", "emits", "subscribes"})
 """Edge kinds a trigger loop travels along (definite edges only, see ``compiler/graph.py``)."""
@@ -33,7 +36,8 @@ def analyse(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
     Reachability warnings (W501, W504) need the whole picture: they are skipped when the pack
     has no flow or when some effect text failed to parse (its error is reported instead).
     """
-    found = trigger_cycles(pack, graph) + resource_balance(pack, graph)
+    found = trigger_cycles(pack, graph) + resource_balance(pack, graph) + \
+        unused_definitions(pack, graph)
     if pack.flow is not None and not graph.graph.get("unparsed"):
         reached = reachable(graph)
         found += unreachable_definitions(pack, graph, reached)
@@ -160,6 +164,106 @@ def _names(graph: nx.MultiDiGraph, nodes: list[str], limit: int = 3) -> str:
     return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
 
+# ---------------------------------------------------------------------- W505 unused
+
+
+def unused_definitions(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
+    """W505 for resources, tracks, zones and constants that nothing reads: no effect gains,
+    pays, sets, reads or names them, no trigger listens for them, no zone refills from them,
+    no card starts in them (W504 speaks for such cards), no cap, report or printed prop names
+    them. Whatever only variants or modifiers change, but nothing reads, changes nothing."""
+    _nodes, _succ, pred = adjacency(graph)
+    in_data = _named_in_data(pack)
+    out: list[Diagnostic] = []
+    quantities = [("resource", rid, res) for rid, res in pack.resources.items()] + \
+                 [("track", tid, track) for tid, track in pack.tracks.items()]
+    for kind, qid, definition in quantities:
+        nid = f"{kind}:{qid}"
+        if nid not in graph or pred[nid] or qid in in_data or _is_listened_for(graph, qid):
+            continue
+        out.append(diagnostic(
+            "W505", definition.loc, f"{kind} '{qid}' is never used: no effect gains, pays, "
+            "sets or reads it", f"use it in an effect, the score or a condition, or remove it"))
+    reported = set(pack.reports)
+    for zid, zone in pack.zones.items():
+        nid = f"zone:{zid}"
+        if nid not in graph or zid in reported or zid in in_data:
+            continue
+        if pred[nid] or any(kind == "contains" for kinds in graph._succ[nid].values()
+                            for kind in kinds):
+            continue
+        dice = sum(1 for d in pack.dice.values() if d.zone == zid)
+        held = "" if not dice else \
+            f", though {dice} {'die starts' if dice == 1 else 'dice start'} there"
+        out.append(diagnostic(
+            "W505", zone.loc, f"zone '{zid}' is never used: no effect draws from, moves to or "
+            f"names it{held}", "use it in an effect, or remove it"))
+    read = _constants_read(pack) | in_data
+    for cid in list(pack.constants) + list(pack.tables):
+        if cid in read or cid not in pack.constant_locs:
+            continue
+        changed = " (variants or modifiers change it, to no effect)" \
+            if _changed_constants(pack) & {cid} else ""
+        out.append(diagnostic(
+            "W505", pack.constant_locs[cid], f"constant '{cid}' is never read: no effect or "
+            f"resource cap names it{changed}", "use it in an effect, or remove it"))
+    return out
+
+
+def _named_in_data(pack: Pack) -> set[str]:
+    """Every text value of a printed prop (a prop may name a zone or resource that an effect
+    then uses through it)."""
+    names: set[str] = set()
+
+    def add(props: dict) -> None:
+        for value in props.values():
+            if isinstance(value, str):
+                names.add(value)
+            elif isinstance(value, list):
+                names.update(v for v in value if isinstance(v, str))
+
+    for die in pack.dice.values():
+        add(die.props)
+    for space in pack.spaces.values():
+        add(space.props)
+    for card in pack.cards.values():
+        for side in (card.front, card.back):
+            if side is not None:
+                add(side.props)
+                for space in side.spaces:
+                    add(space.props)
+    return names
+
+
+def _constants_read(pack: Pack) -> set[str]:
+    """The constants and tables that effect texts name, and those naming resource caps."""
+    from .resolve import effect_sites
+
+    read = {res.max for res in list(pack.resources.values()) + list(pack.vars.values())
+            if isinstance(res.max, str)}
+    pending = list({id(site.text.tree): site.text.tree for site in effect_sites(pack)
+                    if site.text.tree is not None}.values())  # identical texts share a tree
+    while pending:
+        node = pending.pop()
+        if node.__class__ is ir.Name:
+            if node.kind == "constant":
+                read.add(node.id)
+        elif node.__class__ not in LEAVES:
+            pending.extend(node.children())
+    return read
+
+
+def _changed_constants(pack: Pack) -> set[str]:
+    """Constants a variant sets or a card's modifier changes."""
+    changed = {name for variant in pack.variants.values() for name in variant.constants}
+    for card in pack.cards.values():
+        for side in (card.front, card.back):
+            if side is not None:
+                for ability in side.abilities:
+                    changed.update(ability.modifiers)
+    return changed
+
+
 # ---------------------------------------------------------------------- W501 / W504 reach
 
 
@@ -261,5 +365,5 @@ def unused_cards(pack: Pack, graph: nx.MultiDiGraph, reached: set[str]) -> list[
     return out
 
 
-__all__ = ["analyse", "trigger_cycles", "resource_balance", "unreachable_definitions",
-           "unused_cards", "LOOP_EDGES", "MAX_CYCLES"]
+__all__ = ["analyse", "trigger_cycles", "resource_balance", "unused_definitions",
+           "unreachable_definitions", "unused_cards", "LOOP_EDGES", "MAX_CYCLES"]

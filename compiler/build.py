@@ -4,16 +4,25 @@ Each definition gets the location of its ``id`` value (where a caret is most use
 effect-language string becomes an :class:`EffectText` with its entry grammar and a map from
 offsets in the string back to file positions. Ids must be unique across the whole pack (E205);
 ability and printed-space ids are scoped to their card, variant procedures to their variant.
+The data is then checked where only the whole pack can tell: names written as data, numbers
+that contradict each other, the manifest against its variants and folder, and every entry's
+props against its declared type (``compiler/proptypes.py``).
 """
 
 from __future__ import annotations
 
+import os
+import posixpath
 from typing import Any
 
-from .diagnostics import Diagnostic, diagnostic
+from .diagnostics import Diagnostic, diagnostic, file_start
 from .model import (
     AbilityDef, CardDef, CardSide, ComponentTypeDef, DieDef, EffectText, FlowDef, Loc, Pack,
     ProcedureDef, ResourceDef, SpaceDef, TrackDef, VariantDef, ZoneDef,
+)
+from .proptypes import (
+    PropHolder, assign_types, check_declarations, check_entries, infer_from_siblings,
+    prop_type_from_yaml,
 )
 from .yaml_loader import Document
 
@@ -55,6 +64,7 @@ class PackBuilder:
         self.icons = _Scope("icon")
         self.enums = _Scope("enum")
         self.flow_loc: Loc | None = None
+        self.holders: list[PropHolder] = []  # every entry's props, for compiler/proptypes.py
 
     # ---------------------------------------------------------------- helpers
 
@@ -105,6 +115,7 @@ class PackBuilder:
             if self.enums.claim(name, doc.key_loc(base + ("enums", name)), self.diags):
                 pack.enums[name] = list(values)
         for path, entry in self.entries(doc, base + ("constants",)):
+            pack.constant_locs[entry["id"]] = doc.loc(path + ("id",))
             if "table" in entry:
                 pack.tables[entry["id"]] = {int(k): v for k, v in entry["table"].items()}
             else:
@@ -135,8 +146,13 @@ class PackBuilder:
                 refill_from=entry.get("refill_from"), on_enter=entry.get("on_enter"),
                 capacity=entry.get("capacity"), active=entry.get("active", False))
         for path, entry in self.entries(doc, base + ("components",)):
+            props = {name: prop_type_from_yaml(written)
+                     for name, written in entry.get("props", {}).items()}
             pack.component_types[entry["id"]] = ComponentTypeDef(
-                **self.common(doc, path), base=entry["base"], props=dict(entry.get("props", {})))
+                **self.common(doc, path), base=entry["base"],
+                props={name: ptype for name, ptype in props.items() if ptype is not None},
+                declared=bool(entry.get("props")), decks=list(entry.get("decks", [])),
+                spaces=entry.get("spaces"))
         if "flow" in rules:
             self.add_flow(doc, base + ("flow",))
 
@@ -184,20 +200,28 @@ class PackBuilder:
     def add_dice(self, doc: Document) -> None:
         """Die models."""
         for path, entry in self.entries(doc, ("dice",)):
-            self.pack.dice[entry["id"]] = DieDef(
+            die = self.pack.dice[entry["id"]] = DieDef(
                 **self.common(doc, path), type=entry.get("type", "die"),
                 faces=[list(face) for face in entry["faces"]], props=dict(entry.get("props", {})),
                 count=entry.get("count"), zone=entry.get("zone"))
+            self.holders.append(PropHolder("die", f"die '{die.id}'", doc, path, die.props,
+                                           written_type=die.type, definition=die))
 
-    def space(self, doc: Document, path: Path, source: str | None = None) -> SpaceDef:
-        """An action space: on the board (its own source) or printed on a card (the card's)."""
+    def space(self, doc: Document, path: Path, card: dict | None = None) -> SpaceDef:
+        """An action space: on the board, or printed on ``card`` (and of the card's source)."""
         entry = doc.value(path)
-        return SpaceDef(
-            id=entry["id"], source=source or entry["source"], loc=doc.loc(path + ("id",)),
-            description=entry.get("description", ""),
+        space = SpaceDef(
+            id=entry["id"], source=card["source"] if card else entry["source"],
+            loc=doc.loc(path + ("id",)), description=entry.get("description", ""),
             requires=self.effect(doc, path + ("requires",), "expr"),
             effect=self.effect(doc, path + ("effect",), "effect"),
             adjacent=list(entry.get("adjacent", [])), props=dict(entry.get("props", {})))
+        label = f"space '{space.id}'" + (f" of card '{card['id']}'" if card else "")
+        self.holders.append(PropHolder(
+            "printed space" if card else "space", label, doc, path, space.props,
+            written_type=entry.get("type", ""), deck=card["deck"] if card else "",
+            card_type=card.get("type", "") if card else "", definition=space))
+        return space
 
     def add_spaces(self, doc: Document) -> None:
         """Board action spaces and locations."""
@@ -216,11 +240,18 @@ class PackBuilder:
             once_per_round=entry.get("once_per_round", False),
             modifiers=dict(entry.get("modifiers", {})), label=entry.get("label", ""))
 
-    def side(self, doc: Document, path: Path, card_source: str, scope: _Scope) -> CardSide:
-        """What one side of a card says; ability and space ids share the card's scope."""
+    def side(self, doc: Document, path: Path, card: dict, scope: _Scope,
+             definition: CardDef | None = None) -> CardSide:
+        """What one side of a card says; ability and space ids share the card's scope.
+        ``definition`` is the card when this is its front (whose type the checks settle)."""
         entry = doc.value(path)
         side = CardSide(props=dict(entry.get("props", {})),
                         needs=self.effect(doc, path + ("needs",), "needs"))
+        back = definition is None
+        self.holders.append(PropHolder(
+            "card", f"the back of card '{card['id']}'" if back else f"card '{card['id']}'",
+            doc, path, side.props, written_type=card.get("type", ""), deck=card["deck"],
+            overlay=back, definition=definition))
         for name in entry.get("effects", {}):
             side.effects[name] = self.effect(doc, path + ("effects", name), "effect")
         for index in range(len(entry.get("abilities", []))):
@@ -230,7 +261,7 @@ class PackBuilder:
         for index in range(len(entry.get("spaces", []))):
             item = path + ("spaces", index)
             if self.claim(doc, item, scope):
-                side.spaces.append(self.space(doc, item, card_source))
+                side.spaces.append(self.space(doc, item, card))
         return side
 
     def add_cards(self, doc: Document) -> None:
@@ -238,12 +269,13 @@ class PackBuilder:
         for path, entry in self.entries(doc, ("cards",)):
             front_scope = _Scope(f"ability or space of card '{entry['id']}'")
             back_scope = _Scope(f"ability or space on the back of card '{entry['id']}'")
-            self.pack.cards[entry["id"]] = CardDef(
-                **self.common(doc, path), type=entry.get("type", "card"), deck=entry["deck"],
-                copies=entry.get("copies", 1), name=entry.get("name", ""),
-                front=self.side(doc, path, entry["source"], front_scope),
-                back=(self.side(doc, path + ("back",), entry["source"], back_scope)
-                      if "back" in entry else None))
+            card = CardDef(**self.common(doc, path), type=entry.get("type", "card"),
+                           deck=entry["deck"], copies=entry.get("copies", 1),
+                           name=entry.get("name", ""))
+            card.front = self.side(doc, path, entry, front_scope, card)
+            if "back" in entry:
+                card.back = self.side(doc, path + ("back",), entry, back_scope)
+            self.pack.cards[entry["id"]] = card
 
     def add_variants(self, doc: Document) -> None:
         """Variants: player counts, changed constants, replaced or added procedures."""
@@ -265,21 +297,101 @@ class PackBuilder:
 def build_pack(root: str, manifest: Document,
                documents: list[tuple[str, Document]]) -> tuple[Pack, list[Diagnostic]]:
     """A :class:`Pack` from a schema-valid manifest and ``(kind, document)`` pairs, in
-    manifest order, plus E205 diagnostics for ids defined twice."""
+    manifest order, plus the diagnostics of its data: E205 for ids defined twice, names
+    written as data (:class:`_ReferenceCheck`), and props against their declared types or
+    their siblings (``compiler/proptypes.py``)."""
     builder = PackBuilder(root, manifest)
     for kind, doc in documents:
         builder.add(kind, doc)
+    pack = builder.pack
     for kind, doc in documents:
-        builder.diags.extend(_ReferenceCheck(builder.pack, doc).run(kind))
-    return builder.pack, builder.diags
+        builder.diags.extend(_ReferenceCheck(pack, doc).run(kind))
+    assign_types(pack, builder.holders)
+    for holder in builder.holders:  # cards take their deck's type, spaces their card type's
+        if holder.definition is not None and holder.what != "die":
+            holder.definition.type = holder.type
+    for kind, doc in documents:
+        if kind == "rules":
+            builder.diags.extend(check_declarations(pack, doc))
+    builder.diags.extend(check_entries(pack, builder.holders))
+    builder.diags.extend(infer_from_siblings(pack, builder.holders))
+    builder.diags.extend(_manifest_checks(pack, manifest, documents))
+    return pack, builder.diags
+
+
+MAX_FOLDER_ENTRIES = 10_000
+"""How many files and folders of a pack folder are looked at for unlisted YAML files."""
+
+
+def _manifest_checks(pack: Pack, manifest: Document,
+                     documents: list[tuple[str, Document]]) -> list[Diagnostic]:
+    """The manifest's player counts (``min <= max``), variants marked ``auto`` for counts
+    they are never chosen for (a variant is chosen automatically only outside the base game's
+    counts), and YAML files in the pack folder that ``files:`` does not list (W202)."""
+    out: list[Diagnostic] = []
+    if pack.min_players > pack.max_players:
+        out.append(diagnostic(
+            "E204", manifest.loc(("players", "max")),
+            f"the game is for at most {pack.max_players} player"
+            f"{'s' if pack.max_players != 1 else ''} but at least {pack.min_players}",
+            "swap `min` and `max`"))
+    for kind, doc in documents:
+        if kind != "variants":
+            continue
+        for i, entry in enumerate(doc.data.get("variants", [])):
+            variant = pack.variants.get(entry["id"])
+            if variant is None or not variant.auto or doc.loc(("variants", i, "id")) != variant.loc:
+                continue
+            low, high = variant.players
+            if pack.min_players <= low and high <= pack.max_players:
+                counts = f"{low}" if low == high else f"{low}-{high}"
+                out.append(diagnostic(
+                    "W203", doc.loc(("variants", i, "auto")),
+                    f"variant '{variant.id}' is never chosen automatically: it is for {counts} "
+                    f"player{'s' if high != 1 else ''}, which the base game "
+                    f"({pack.min_players}-{pack.max_players} players) already plays",
+                    "`auto` picks a variant only for player counts outside the manifest's "
+                    "`players`; choose it with --variant, or give it other counts"))
+    out += _unlisted_files(pack.root, manifest)
+    return out
+
+
+def _unlisted_files(root: str, manifest: Document) -> list[Diagnostic]:
+    """W202 for each ``.yaml``/``.yml`` file under the pack folder that the manifest does
+    not list (hidden files and folders, and symbolic links, are not looked at)."""
+    listed = {posixpath.normpath(str(name).replace("\\", "/"))
+              for name in manifest.data.get("files", [])} | {"pack.yaml"}
+    shown = os.path.dirname(manifest.path)
+    found: list[str] = []
+    seen = 0
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith(".")
+                               and not os.path.islink(os.path.join(folder, d)))
+        seen += len(subfolders) + len(names)
+        if seen > MAX_FOLDER_ENTRIES:
+            break
+        for name in sorted(names):
+            if name.startswith(".") or not name.endswith((".yaml", ".yml")):
+                continue
+            relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+            if relative not in listed:
+                found.append(relative)
+    return [diagnostic("W202", file_start(os.path.join(shown, relative) if shown else relative),
+                       f"'{relative}' is in the pack folder but not listed in `files:` of "
+                       "pack.yaml, so it is not loaded",
+                       "add it to `files:`, or move it out of the pack folder")
+            for relative in found]
 
 
 class _ReferenceCheck:
     """Names written as data (not effect text) must name something of the right kind: die
-    faces name icons, a die's ``type`` a component type, ``zone``/``deck``/``refill_from`` a
-    zone, ``adjacent`` spaces, variant ``constants`` and ability ``modifiers`` constants, a
-    component property's type ``int``/``str``/an enum; values of declared properties have that
-    type. (Without this, a typo such as a face ``coim`` was silently accepted.)"""
+    faces name icons, a die's, card's or space's ``type`` a component type, ``zone``/``deck``/
+    ``refill_from`` a zone, ``adjacent`` spaces, variant ``constants`` and ability
+    ``modifiers`` constants. (Without this, a typo such as a face ``coim`` was silently
+    accepted.) Numbers that contradict each other are E204 (a resource's ``min`` above its
+    ``max`` or a ``start`` outside them, a track's ``start`` past its end, a reward at a
+    position the marker never reaches, a variant's ``players`` min above its max); an entry
+    of which no copy exists is W201."""
 
     def __init__(self, pack: Pack, doc: Document) -> None:
         self.pack = pack
@@ -293,44 +405,107 @@ class _ReferenceCheck:
             for i, zone in enumerate(rules.get("zones", [])):
                 if zone.get("refill_from") is not None:
                     self.name(("rules", "zones", i, "refill_from"), self.pack.zones, "zone")
-            for i, ctype in enumerate(rules.get("components", [])):
-                for prop, ptype in ctype.get("props", {}).items():
-                    if ptype not in ("int", "str") and ptype not in self.pack.enums:
-                        self.unknown(("rules", "components", i, "props", prop), ptype,
-                                     "property type", ["int", "str", *self.pack.enums])
+            for i, resource in enumerate(rules.get("resources", [])):
+                self.resource_bounds(("rules", "resources", i), resource)
+            for i, track in enumerate(rules.get("tracks", [])):
+                self.track_positions(("rules", "tracks", i), track)
         elif kind == "dice":
             for i, die in enumerate(data.get("dice", [])):
                 base = ("dice", i)
-                ctype = self.component(base, die.get("type", "die"), ("die", "face"))
+                self.component(base, die.get("type", "die"), ("die", "face"))
                 for f, face in enumerate(die.get("faces", [])):
                     for k, _icon in enumerate(face):
                         self.name(base + ("faces", f, k), self.pack.icons, "icon")
                 if die.get("zone") is not None:
                     self.name(base + ("zone",), self.pack.zones, "zone")
-                self.props(base + ("props",), die.get("props", {}), ctype)
+                if die.get("count") == 0:
+                    self.none_exist(base + ("count",), f"die '{die['id']}'", "count")
         elif kind == "cards":
             for i, card in enumerate(data.get("cards", [])):
                 base = ("cards", i)
-                ctype = self.component(base, card.get("type", "card"), None)
+                self.component(base, card.get("type", "card"), ("card", "token"))
                 self.name(base + ("deck",), self.pack.zones, "zone")
+                if card.get("copies") == 0:
+                    self.none_exist(base + ("copies",), f"card '{card['id']}'", "copies")
                 for side in (base, base + ("back",)):
                     if not self.doc.has(side):
                         continue
                     entry = self.doc.value(side)
-                    self.props(side + ("props",), entry.get("props", {}), ctype)
                     for a, ability in enumerate(entry.get("abilities", [])):
                         for name in ability.get("modifiers", {}):
                             self.key(side + ("abilities", a, "modifiers", name),
                                      self.pack.constants, "constant")
+                    for j, space in enumerate(entry.get("spaces", [])):
+                        self.component(side + ("spaces", j), space.get("type", "space"),
+                                       ("space",))
         elif kind == "spaces":
             for i, space in enumerate(data.get("spaces", [])):
+                self.component(("spaces", i), space.get("type", "space"), ("space",))
                 for j, _other in enumerate(space.get("adjacent", [])):
                     self.name(("spaces", i, "adjacent", j), self.pack.spaces, "space")
         elif kind == "variants":
             for i, variant in enumerate(data.get("variants", [])):
                 for name in variant.get("constants", {}):
                     self.key(("variants", i, "constants", name), self.pack.constants, "constant")
+                players = variant.get("players")
+                if players is not None and players["min"] > players["max"]:
+                    self.diags.append(diagnostic(
+                        "E204", self.doc.loc(("variants", i, "players", "max")),
+                        f"variant '{variant['id']}' is for at most {players['max']} "
+                        f"player{'s' if players['max'] != 1 else ''} but at least "
+                        f"{players['min']}", "swap `min` and `max`"))
         return self.diags
+
+    def resource_bounds(self, path: Path, resource: dict) -> None:
+        """A resource's ``min <= start <= max`` (a cap named by a constant is not compared:
+        modifiers and variants change it)."""
+        low, high = resource.get("min", 0), resource.get("max")
+        start = resource.get("start", 0)
+        name = f"resource '{resource['id']}'"
+        if isinstance(high, int) and low > high:
+            self.diags.append(diagnostic(
+                "E204", self.doc.loc(path + ("max",)),
+                f"the max of {name} ({high}) is below its min ({low})",
+                "a resource is kept between its min and its max: swap them"))
+            return
+        where = self.doc.loc(path + ("start",)) if "start" in resource \
+            else self.doc.loc(path + ("id",))
+        written = "" if "start" in resource else " (the default)"
+        if start < low:
+            self.diags.append(diagnostic(
+                "E204", where, f"{name} starts at {start}{written}, below its min {low}",
+                "give it a `start:` between its min and its max"))
+        elif isinstance(high, int) and start > high:
+            self.diags.append(diagnostic(
+                "E204", where, f"{name} starts at {start}{written}, above its max {high}",
+                "give it a `start:` between its min and its max"))
+
+    def track_positions(self, path: Path, track: dict) -> None:
+        """A track's start within its length, and each reward at a position 1..length (a
+        marker moves up one step at a time and collects the reward of each position it
+        reaches: a reward at 0 or past the end is never given)."""
+        length, start = track.get("length", 10), track.get("start", 0)
+        name = f"track '{track['id']}'"
+        if start > length:
+            self.diags.append(diagnostic(
+                "E204", self.doc.loc(path + ("start",)),
+                f"{name} starts at {start}, past its last position {length}"))
+        for position in track.get("rewards", {}):
+            number = int(position)
+            if 1 <= number <= length:
+                continue
+            why = "the marker never arrives at 0, it only starts there" if number == 0 \
+                else f"its last position is {length}"
+            self.diags.append(diagnostic(
+                "E204", self.doc.key_loc(path + ("rewards", position)),
+                f"the reward at position {number} of {name} is never given: {why}",
+                f"put rewards on positions 1 to {length}"
+                + (", or lengthen the track" if number > length else "")))
+
+    def none_exist(self, path: Path, what: str, field: str) -> None:
+        self.diags.append(diagnostic(
+            "W201", self.doc.loc(path), f"no copy of {what} exists: its `{field}` is 0",
+            "give it at least 1, or remove the entry"))
 
     def unknown(self, path: Path, name: Any, what: str, known, at_key: bool = False) -> None:
         from .diagnostics import did_you_mean
@@ -349,38 +524,16 @@ class _ReferenceCheck:
         if path[-1] not in table:
             self.unknown(path, path[-1], what, table, at_key=True)
 
-    def component(self, path: Path, name: str, bases):
-        ctype = self.pack.component_types.get(name)
-        where = path + ("type",) if self.doc.has(path + ("type",)) else path + ("id",)
-        if ctype is None:
-            if self.doc.has(path + ("type",)):  # the default type need not be declared
-                self.unknown(where, name, "component type", self.pack.component_types)
-            return None
-        if bases is not None and ctype.base not in bases:
-            self.diags.append(diagnostic(
-                "E302", self.doc.loc(where), f"'{name}' is a {ctype.base} type, not a die type",
-                f"use a component type whose base is {' or '.join(bases)}"))
-            return None
-        return ctype
-
-    def props(self, path: Path, values: dict, ctype) -> None:
-        """Values of the properties the component type declares must have their type."""
-        if ctype is None:
+    def component(self, path: Path, name: str, bases: tuple[str, ...]) -> None:
+        """A written ``type:`` names a component type of a fitting base (an entry that
+        writes none takes the type named like its kind, if the pack declares one)."""
+        where = path + ("type",)
+        if not self.doc.has(where):
             return
-        for prop, value in values.items():
-            ptype = ctype.props.get(prop)
-            where = self.doc.loc(path + (prop,))
-            if ptype == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-                self.diags.append(diagnostic(
-                    "E202", where, f"property `{prop}` of a {ctype.id} must be a whole number"))
-            elif ptype == "str" and not isinstance(value, str):
-                self.diags.append(diagnostic(
-                    "E202", where, f"property `{prop}` of a {ctype.id} must be text"))
-            elif ptype in self.pack.enums and value not in self.pack.enums[ptype]:
-                from .diagnostics import did_you_mean
-                choices = self.pack.enums[ptype]
-                guess = did_you_mean(str(value), [str(c) for c in choices])
-                self.diags.append(diagnostic(
-                    "E204", where, f"property `{prop}` must be one of the {ptype} values, "
-                    f"not {value!r}",
-                    f"did you mean '{guess}'?" if guess else f"one of: {', '.join(map(str, choices))}"))
+        ctype = self.pack.component_types.get(name)
+        if ctype is None:
+            self.unknown(where, name, "component type", self.pack.component_types)
+        elif ctype.base not in bases:
+            self.diags.append(diagnostic(
+                "E302", self.doc.loc(where), f"'{name}' is a {ctype.base} type, not a "
+                f"{bases[0]} type", f"use a component type whose base is {' or '.join(bases)}"))

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from .model import Loc
+from .model import EffectText, Loc
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -42,10 +42,16 @@ CODES: dict[str, str] = {
     "E203": "a required field is missing",
     "E204": "a value is not allowed here",
     "E205": "the same id is defined twice",
+    "W201": "an entry of which no copy exists (copies or count 0)",
+    "W202": "a YAML file in the pack folder is not listed in the manifest",
+    "W203": "a variant marked auto is never chosen automatically",
     # E3xx: names and types (resolver)
     "E301": "unknown name",
     "E302": "a name of the wrong kind (e.g. a zone where a resource is expected)",
     "E303": "wrong number or type of arguments",
+    "W301": "a property value has another type than the same property of its siblings",
+    "W302": "a property value no sibling uses, or unlike every sibling's",
+    "W303": "a property every sibling carries is missing",
     # E4xx: effect syntax (parser)
     "E401": "effect text syntax error",
     "E402": "effect text is too long or nested too deeply",
@@ -55,6 +61,12 @@ CODES: dict[str, str] = {
     "W502": "a resource is produced but never spent",
     "W503": "a resource is spent but never produced",
     "W504": "a card is never used",
+    "W505": "a resource, track, zone or constant that nothing reads",
+    # E6xx / W6xx: values (what an expression can be, found without running it)
+    "E601": "an amount to gain, pay or lose is always negative",
+    "W601": "a cost or need is above the resource's maximum, so it can never be met",
+    "W602": "a condition can never hold",
+    "W603": "a condition always holds, so a branch never runs",
 }
 
 
@@ -92,6 +104,26 @@ def diagnostic(code: str, loc: Loc, message: str, hint: str = "") -> Diagnostic:
         loc.path, loc.line, loc.column, loc.end_line, loc.end_column,
         severity_of(code), code, message, hint,
     )
+
+
+def at_span(text: EffectText, span: tuple[int, int], code: str, message: str,
+            hint: str = "") -> Diagnostic:
+    """A diagnostic at ``span`` (start and end offsets) of an effect text, mapped to the
+    YAML file's line and column (also inside folded and literal block strings)."""
+    start, end = span
+    loc = text.loc
+    if text.offset_map is None:
+        line, column = loc.line, loc.column + start
+        end_line, end_column = loc.line, loc.column + max(end, start)
+    else:
+        line, column = text.offset_map(start)
+        if end > start:
+            end_line, end_column = text.offset_map(end - 1)
+            end_column += 1
+        else:
+            end_line, end_column = line, column
+    return Diagnostic(loc.path, line, column, end_line, end_column, severity_of(code), code,
+                      message, hint)
 
 
 def file_start(path: str) -> Loc:

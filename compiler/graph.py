@@ -140,6 +140,9 @@ class _GraphBuilder:
         self.named_values: set[str] = set()
         self.spaces: list[str] = []  # node ids, filled once every node is added
         self.effects: list[str] = []
+        # per procedure: (parameter index, verb, edge kind) of each gain/pay/lose whose target
+        # is that parameter, so a call passing a resource gains or pays that resource
+        self.param_amounts: dict[str, set[tuple[int, str, str]]] = {}
 
     # ------------------------------------------------------------------ nodes
 
@@ -154,6 +157,7 @@ class _GraphBuilder:
         self.spaces = sorted(n for n, kind in self.graph.nodes(data="kind") if kind == "space")
         self.effects = sorted(n for n, kind in self.graph.nodes(data="kind") if kind == "effect")
         self._subscribe_abilities()
+        self.param_amounts = self._parameter_amounts()
         for owner, text, card in self._texts():
             self._scan_text(owner, text, card)
         self._link_dynamic_amounts()
@@ -362,6 +366,7 @@ class _GraphBuilder:
         if isinstance(node, ir.Invoke):
             if f"procedure:{node.name}" in self.graph:
                 self._edge(owner, f"procedure:{node.name}", "calls")
+            self._passed_amounts(owner, node)
         elif isinstance(node, ir.Run):
             self._run(owner, node, card)
         elif isinstance(node, ir.Emit):
@@ -389,6 +394,57 @@ class _GraphBuilder:
             self._edge(owner, self._event(verb, quantity.split(":", 1)[1]), "emits")
         elif not self._is_other_definition(target):
             self.dynamic_amounts.append((owner, verb, edge))
+
+    def _parameter_amounts(self) -> dict[str, set[tuple[int, str, str]]]:
+        """Which parameters of each procedure are gained, paid or lost: directly
+        (``give(r): gain 1 r``) or by passing them on to a procedure that does."""
+        direct: dict[str, set[tuple[int, str, str]]] = {}
+        passes: dict[str, set[tuple[int, str, int]]] = {}  # (param, callee, callee's param)
+        for proc in self._procedures():
+            index = {name: i for i, name in enumerate(proc.params)}
+            uses = direct.setdefault(proc.id, set())
+            forwards = passes.setdefault(proc.id, set())
+            tree = proc.effect.tree if proc.effect is not None else None
+            pending = [tree] if tree is not None else []
+            while pending:  # statements only: gains, pays and calls are never in expressions
+                node = pending.pop()
+                pending.extend(child for child in node.children() if isinstance(child, ir.Stmt))
+                if type(node) in PAYMENTS:
+                    verb, edge = PAYMENTS[type(node)]
+                    for amount in node.amounts:
+                        target = amount.target
+                        if isinstance(target, ir.Name) and target.id in index \
+                                and target.kind in ("", "local"):
+                            uses.add((index[target.id], verb, edge))
+                elif isinstance(node, ir.Invoke):
+                    for position, arg in enumerate(node.args):
+                        if isinstance(arg, ir.Name) and arg.id in index:
+                            forwards.add((index[arg.id], node.name, position))
+        changed = True
+        while changed:  # a fixpoint: at most one round per procedure in a chain of calls
+            changed = False
+            for pid, forwards in passes.items():
+                for param, callee, position in forwards:
+                    for at, verb, edge in list(direct.get(callee, ())):
+                        if at == position and (param, verb, edge) not in direct[pid]:
+                            direct[pid].add((param, verb, edge))
+                            changed = True
+        return direct
+
+    def _passed_amounts(self, owner: str, call: ir.Invoke) -> None:
+        """A call that passes a resource or track by name to a parameter the procedure gains,
+        pays or loses does that to the resource: definite edges from the caller, so trigger
+        loops through procedures are found (``when gain coin: give(points)``)."""
+        for position, verb, edge in sorted(self.param_amounts.get(call.name, ())):
+            if position >= len(call.args):
+                continue
+            arg = call.args[position]
+            if not isinstance(arg, ir.Name) or arg.kind not in ("resource", "track"):
+                continue
+            quantity = self._quantity(arg)
+            if quantity:
+                self._edge(owner, quantity, edge)
+                self._edge(owner, self._event(verb, arg.id), "emits")
 
     def _quantity(self, target: ir.Node) -> str:
         """The resource or track node a gain/pay/set target names ('' for a variable)."""

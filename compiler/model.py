@@ -94,13 +94,41 @@ class ZoneDef(Definition):
     kind: str = "zone"
 
 
+@dataclass(frozen=True)
+class PropType:
+    """The declared type of one property (``compiler/proptypes.py`` reads the text).
+
+    ``word`` is ``int``, ``bool``, ``string``, ``icon``, a kind of definition (``zone``,
+    ``resource``, ``card``, ...) or an enum's name; ``low``/``high`` bound an ``int`` (None: no
+    bound); ``many`` is a list of such values; an ``optional`` property may be left out, and
+    then reads as ``default`` when the declaration gives one (``has_default``)."""
+
+    text: str
+    word: str
+    low: int | None = None
+    high: int | None = None
+    many: bool = False
+    optional: bool = False
+    has_default: bool = False
+    default: Any = None
+
+
 @dataclass
 class ComponentTypeDef(Definition):
-    """A kind of component (``die``, ``card``, ``face``, ``token``) and the properties its
-    instances carry (``props``: name -> "int" | "str" | an enum name)."""
+    """A kind of component (``die``, ``card``, ``face``, ``token``) or of board ``space``,
+    and the properties its entries carry (``props``: name -> :class:`PropType`).
 
-    base: str = "card"  # "die" | "card" | "face" | "token"
-    props: dict[str, str] = field(default_factory=dict)
+    ``declared`` is whether the pack lists any ``props``: the props of a declared type are
+    exactly those listed; an undeclared type's (``props: {}`` or none) are inferred from its
+    entries. Cards whose
+    ``deck`` is one of ``decks`` are of this type unless they name another; ``spaces`` is the
+    type of the spaces printed on cards of this type."""
+
+    base: str = "card"  # "die" | "card" | "face" | "token" | "space"
+    props: dict[str, PropType] = field(default_factory=dict)
+    declared: bool = False
+    decks: list[str] = field(default_factory=list)
+    spaces: str | None = None
     kind: str = "component_type"
 
 
@@ -145,6 +173,7 @@ class SpaceDef(Definition):
     effect: EffectText | None = None
     adjacent: list[str] = field(default_factory=list)
     props: dict[str, Any] = field(default_factory=dict)
+    type: str = "space"  # its component type (a declared one whose base is space, if any)
     kind: str = "space"
 
 
@@ -162,7 +191,8 @@ class CardSide:
 @dataclass
 class CardDef(Definition):
     """A card: ``deck`` is the zone its copies start in; ``front`` and optional ``back`` (the
-    upgraded side) carry its properties, named effects, abilities and printed spaces."""
+    upgraded side) carry its properties, named effects, abilities and printed spaces. ``type``
+    is its component type: the one it names, else the one whose ``decks`` hold its deck."""
 
     type: str = "card"
     deck: str = ""
@@ -232,6 +262,7 @@ class Pack:
     enums: dict[str, list[str]] = field(default_factory=dict)
     constants: dict[str, int] = field(default_factory=dict)
     tables: dict[str, dict[int, int]] = field(default_factory=dict)  # step tables for lookup()
+    constant_locs: dict[str, Loc] = field(default_factory=dict)  # where each constant or table is
     resources: dict[str, ResourceDef] = field(default_factory=dict)
     tracks: dict[str, TrackDef] = field(default_factory=dict)
     vars: dict[str, ResourceDef] = field(default_factory=dict)

@@ -4,7 +4,8 @@
 IR goes to ``EffectText.tree``), fills the ``kind`` of every :class:`ir.Name`, and returns
 every problem as a diagnostic: E401/E402 syntax, E301 unknown name, E302 a name of the wrong
 kind, E303 wrong arguments (procedure and built-in arity, unknown ``run`` effects, unknown
-trigger events).
+trigger events), and what the resolved trees show about their values (``compiler/values.py``:
+E601 negative amounts, W601 unpayable costs, W602/W603 conditions that never or always hold).
 
 Scoping (documented in docs/effect-language.md, "Names"): a sequence's ``let`` binds for the
 statements after it; loop, ``choose`` and comprehension variables bind inside their body and
@@ -22,12 +23,13 @@ from typing import Iterator
 
 from . import ir
 from .builtins import BUILTINS, arity_text
-from .diagnostics import Diagnostic, diagnostic, did_you_mean
+from .diagnostics import Diagnostic, at_span as _diag, diagnostic, did_you_mean
 from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDef
 from .names import KIND_WORDS, TRIGGER_FIELDS, NameTable, build_names, kind_phrase
 from .parser import EffectSyntaxError, parse
+from .values import check_values
 
-__all__ = ["check_pack", "check_text", "EffectSite"]
+__all__ = ["check_pack", "check_text", "EffectSite", "effect_sites"]
 
 AMOUNT_KINDS = frozenset({"resource", "track"})
 VALUE_KINDS = frozenset({"resource", "track", "var"})
@@ -45,11 +47,12 @@ class EffectSite:
     bound: frozenset[str] = frozenset()
     ability: AbilityDef | None = None
     role: str = ""  # "named" (a card's or space's effect run by `run`), "space", ""
+    condition: bool = False  # a test: a space's requires, an ability's condition, ...
 
 
 def check_pack(pack: Pack) -> list[Diagnostic]:
     """Parse, resolve and kind-check every effect text of ``pack``; all problems at once."""
-    sites = list(_sites(pack))
+    sites = list(effect_sites(pack))
     diags: list[Diagnostic] = []
     parsed: dict = {}  # identical texts (many "gain 1 coin") are parsed once per compile
     for site in sites:
@@ -60,6 +63,7 @@ def check_pack(pack: Pack) -> list[Diagnostic]:
         if site.text.tree is not None:
             diags.extend(_Resolver(table, site.text).check(site.text.tree, _scope(site, table)))
     diags.extend(_check_caps(pack))
+    diags.extend(check_values(pack, [(site.text, site.condition) for site in sites]))
     return diags
 
 
@@ -87,7 +91,7 @@ def check_text(pack: Pack, text: EffectText, rule: str = "effect",
     if text.tree is None:
         return diags
     table = build_names(pack)
-    for effect in [*_sites(pack)]:
+    for effect in [*effect_sites(pack)]:
         if effect.text.tree is not None:
             table.add_effects([effect.text.tree])
     table.add_effects([text.tree, *others])
@@ -133,7 +137,7 @@ def _scope(site: EffectSite, table: NameTable) -> set[str]:
 # --------------------------------------------------------------------------- where effects are
 
 
-def _sites(pack: Pack) -> Iterator[EffectSite]:
+def effect_sites(pack: Pack) -> Iterator[EffectSite]:
     """Every effect text of the pack with its entry rule and bindings."""
     for track in pack.tracks.values():
         for reward in track.rewards.values():
@@ -156,7 +160,7 @@ def _sites(pack: Pack) -> Iterator[EffectSite]:
         for text in [*flow.tiebreak, flow.evaluation, flow.order, flow.round, flow.won,
                      *flow.identity.values()]:
             if text is not None:
-                yield EffectSite(text, "expr")
+                yield EffectSite(text, "expr", condition=text is flow.won)
 
 
 def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:
@@ -165,14 +169,14 @@ def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:
         yield EffectSite(proc.effect, "effect", params)
     available = getattr(proc, "available", None)
     if available is not None:
-        yield EffectSite(available, "expr", params)
+        yield EffectSite(available, "expr", params, condition=True)
     if proc.value is not None:
         yield EffectSite(proc.value, "expr", params)
 
 
 def _space_sites(space: SpaceDef) -> Iterator[EffectSite]:
     if space.requires is not None:
-        yield EffectSite(space.requires, "expr", frozenset({"it"}))
+        yield EffectSite(space.requires, "expr", frozenset({"it"}), condition=True)
     if space.effect is not None:
         yield EffectSite(space.effect, "effect", frozenset({"it"}), role="named")
 
@@ -184,7 +188,7 @@ def _side_sites(side: CardSide) -> Iterator[EffectSite]:
         if ability.when is not None:
             yield EffectSite(ability.when, "trigger", ability=None)
         if ability.condition is not None:
-            yield EffectSite(ability.condition, "expr", ability=ability)
+            yield EffectSite(ability.condition, "expr", ability=ability, condition=True)
         if ability.effect is not None:
             yield EffectSite(ability.effect, "effect", ability=ability)
     for space in side.spaces:
@@ -194,24 +198,6 @@ def _side_sites(side: CardSide) -> Iterator[EffectSite]:
 
 
 # --------------------------------------------------------------------------- diagnostics
-
-
-def _diag(et: EffectText, span: ir.Span, code: str, message: str, hint: str = "") -> Diagnostic:
-    """A diagnostic at ``span`` of ``et``, mapped to the YAML file's line and column."""
-    start, end = span
-    loc = et.loc
-    if et.offset_map is None:
-        line, column = loc.line, loc.column + start
-        end_line, end_column = loc.line, loc.column + max(end, start)
-    else:
-        line, column = et.offset_map(start)
-        if end > start:
-            end_line, end_column = et.offset_map(end - 1)
-            end_column += 1
-        else:
-            end_line, end_column = line, column
-    severity = "error" if code.startswith("E") else "warning"
-    return Diagnostic(loc.path, line, column, end_line, end_column, severity, code, message, hint)
 
 
 def _suggest(word: str, candidates) -> str:

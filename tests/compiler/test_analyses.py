@@ -1,14 +1,15 @@
-"""Graph analyses: trigger loops (E501), unreachable definitions (W501), unbalanced resources
-(W502, W503) and cards that never enter play (W504) — and silence on a finished pack."""
+"""Graph analyses: trigger loops (E501, also through procedure parameters), unreachable
+definitions (W501), unbalanced resources (W502, W503), cards that never enter play (W504) and
+definitions nothing reads (W505) — and silence on a finished pack."""
 
 from __future__ import annotations
 
-from test_graph import (ability, card, gain, ir, loc, pay, procedure, res, sensible_pack, text,
-                        trigger, you)
+from test_graph import (ability, card, gain, ir, loc, local, pay, procedure, res, sensible_pack,
+                        text, trigger, you)
 
 from rulewright.compiler.analyses import analyse
 from rulewright.compiler.graph import build_graph
-from rulewright.compiler.model import EffectText, ResourceDef, ZoneDef
+from rulewright.compiler.model import EffectText, ResourceDef, TrackDef, VariantDef, ZoneDef
 
 
 def diagnose(pack):
@@ -199,3 +200,78 @@ def test_the_parts_of_an_unused_card_are_not_warned_again():
                                abilities=[ability("omen", gain(1, res("coin")),
                                                   when=trigger("eclipse"))])
     assert [c for c, _ in codes(pack)] == ["W504"]
+
+
+# ------------------------------------------------------------------ E501 through parameters
+
+
+def with_give(back: str | None):
+    """Lantern gives points when you gain coin, through ``give(r): gain 1 r``; Compass gives
+    ``back`` (a resource name) when you gain points, or nothing."""
+    pack = sensible_pack()
+    pack.resources["points"] = ResourceDef("points", "rulebook", loc())
+    pack.flow.score = text(you("points"), grammar="expr")
+    pack.procedures["give"] = procedure("give", gain(1, local("r")), params=["r"], line=40)
+    pack.procedures["reward"] = procedure("reward", ir.Invoke("give", (local("what"),)),
+                                          params=["what"], line=44)
+    pack.cards["lantern"] = card("lantern", "market", "Lantern", line=50, abilities=[
+        ability("shine", ir.Invoke("reward", (res("points"),)), when=trigger("gain", "coin",
+                                                                             line=52))])
+    if back is not None:
+        pack.cards["compass"] = card("compass", "market", "Compass", line=60, abilities=[
+            ability("guide", ir.Invoke("give", (res(back),)), when=trigger("gain", "points",
+                                                                           line=62))])
+    return pack
+
+
+def test_a_loop_through_a_procedure_parameter_is_an_error():
+    """`when gain coin: give(points)`, `when gain points: give(coin)`, `give(r): gain 1 r`:
+    each call gains what it passes, so the two triggers fire each other forever (here also
+    through a second procedure that passes its parameter on)."""
+    loops = [(c, m) for c, m in codes(with_give("coin")) if c == "E501"]
+    assert loops == [("E501", "trigger loop: Compass 'when gain points' → gain coin → Lantern "
+                              "'when gain coin' → gain points → Compass")]
+
+
+def test_a_procedure_parameter_that_closes_no_loop_is_no_error():
+    assert not [c for c, _ in codes(with_give("favor")) if c == "E501"]
+    assert not [c for c, _ in codes(with_give(None)) if c == "E501"]
+
+
+# ------------------------------------------------------------------ W505 unused definitions
+
+
+def test_a_resource_track_zone_or_constant_nothing_reads_is_warned():
+    pack = sensible_pack()
+    pack.resources["gems"] = ResourceDef("gems", "rulebook", loc(70))
+    pack.tracks["fame"] = TrackDef("fame", "rulebook", loc(71), length=5)
+    pack.zones["vault"] = ZoneDef("vault", "rulebook", loc(72))
+    pack.constants["hand_size"] = 5
+    pack.constant_locs["hand_size"] = loc(73, "content/test/rules.yaml")
+    assert sorted((d.line, d.message) for d in diagnose(pack)) == [
+        (70, "resource 'gems' is never used: no effect gains, pays, sets or reads it"),
+        (71, "track 'fame' is never used: no effect gains, pays, sets or reads it"),
+        (72, "zone 'vault' is never used: no effect draws from, moves to or names it"),
+        (73, "constant 'hand_size' is never read: no effect or resource cap names it")]
+
+
+def test_what_a_cap_a_report_or_a_printed_prop_names_is_used():
+    pack = sensible_pack()
+    pack.constants["purse"] = 12
+    pack.constant_locs["purse"] = loc(73, "content/test/rules.yaml")
+    pack.resources["coin"].max = "purse"
+    pack.zones["vault"] = ZoneDef("vault", "rulebook", loc(72))
+    pack.reports = ["vault"]
+    pack.zones["graveyard"] = ZoneDef("graveyard", "rulebook", loc(74))
+    pack.cards["golem"].front.props["rests_in"] = "graveyard"
+    assert diagnose(pack) == []
+
+
+def test_a_constant_only_variants_change_is_still_unread():
+    pack = sensible_pack()
+    pack.constants["ghosts"] = 0
+    pack.constant_locs["ghosts"] = loc(75, "content/test/rules.yaml")
+    pack.variants["duel"] = VariantDef("duel", "rulebook", loc(), constants={"ghosts": 1})
+    (found,) = diagnose(pack)
+    assert found.message == ("constant 'ghosts' is never read: no effect or resource cap names "
+                             "it (variants or modifiers change it, to no effect)")

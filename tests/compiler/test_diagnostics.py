@@ -103,3 +103,49 @@ def test_did_you_mean():
     assert did_you_mean("shrad", ["shard", "coin", "favor"]) == "shard"
     assert did_you_mean("Coin", ["coin"]) == "coin"
     assert did_you_mean("xyz", ["shard", "coin"]) is None
+
+
+def test_a_value_check_renders_in_every_format_at_its_place(tmp_path):
+    """A new kind of check (a negative amount, E601, and a condition that can never hold,
+    W602) reaches a CI system the way every diagnostic does: text, JSON, SARIF, GitHub."""
+    import shutil
+    from pathlib import Path
+
+    from rulewright.compiler.pipeline import check_pack_full
+
+    corpus = Path(__file__).parents[1] / "corpus"
+    root = tmp_path / "pack"
+    shutil.copytree(corpus / "_base", root)
+    procedures = (root / "procedures.yaml").read_text()
+    (root / "procedures.yaml").write_text(procedures.replace(
+        "pay c.cost coin -> gain 1 points;", "pay -1 coin -> gain 1 points; if 1 == 2: gain 1 coin;"))
+    _pack, _graph, diags = check_pack_full(str(root), "pack")
+    found = {d.code: d for d in diags}
+    negative, never = found["E601"], found["W602"]
+    assert (negative.path, negative.line, negative.column) == ("pack/procedures.yaml", 15, 11)
+    assert (never.line, never.column, never.end_column) == (15, 40, 46)
+
+    text = render_text(diags)
+    assert "pack/procedures.yaml:15:11: error[E601]: the amount to pay is always negative: -1" in text
+    assert "pack/procedures.yaml:15:40: warning[W602]: `1 == 2` can never hold" in text
+
+    document = json.loads(render_json(diags))
+    assert not document["ok"]
+    rows = {d["code"]: d for d in document["diagnostics"]}
+    assert rows["E601"]["severity"] == "error" and rows["E601"]["hint"]
+    assert (rows["W602"]["line"], rows["W602"]["column"], rows["W602"]["end_column"]) == (15, 40, 46)
+
+    sarif = json.loads(render_sarif(diags))
+    results = {r["ruleId"]: r for r in sarif["runs"][0]["results"]}
+    region = results["W602"]["locations"][0]["physicalLocation"]["region"]
+    assert results["W602"]["level"] == "warning" and results["E601"]["level"] == "error"
+    assert (region["startLine"], region["startColumn"], region["endColumn"]) == (15, 40, 46)
+    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[results["E601"]["ruleIndex"]]["id"] == "E601"
+
+    github = render_github(diags).splitlines()
+    assert "::error file=pack/procedures.yaml,line=15,col=11,endLine=15,endColumn=13," \
+        "title=E601::the amount to pay is always negative: -1%0Ahint: paying a negative amount " \
+        "would give it: write a positive cost, or `gain` to give" in github
+    assert any(line.startswith("::warning file=pack/procedures.yaml,line=15,col=40,")
+               and "title=W602::`1 == 2` can never hold" in line for line in github)

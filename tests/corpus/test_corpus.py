@@ -1,5 +1,7 @@
 """The malformed-pack corpus: one folder per case, each with ``expected.json`` giving the
-exact file, line, column and code of the diagnostic it must produce.
+exact file, line, column and code of the diagnostic it must produce. A case for an error code
+must fail validation; a case for a warning must produce its warning and no error (a warning
+never stops a pack from compiling).
 
 A case folder holds the files that differ from ``_base/`` (a small valid pack) unless its
 ``expected.json`` says ``"base": false``; ``"generate"`` pads a file at test time (for the
@@ -46,7 +48,7 @@ def materialise(case: Path, into: Path) -> tuple[Path, dict]:
 def test_the_corpus_has_at_least_fifty_cases_over_every_family():
     assert len(CASES) >= 50
     codes = {json.loads((c / "expected.json").read_text())["code"] for c in CASES}
-    for family in ("E0", "E1", "E2", "E3", "E4", "E5"):
+    for family in ("E0", "E1", "E2", "W2", "E3", "W3", "E4", "E5", "W5", "E6", "W6"):
         assert any(code.startswith(family) for code in codes), family
     for limit in ("E003", "E104", "E105", "E402"):
         assert limit in codes
@@ -64,7 +66,10 @@ def test_case_reports_its_exact_location_and_code(case, tmp_path):
     found = [(d.path, d.line, d.column, d.code) for d in diags]
     want = (expected["path"], expected["line"], expected["column"], expected["code"])
     assert want in found, f"{case.name}: expected {want}, got {found}"
-    assert any(d.severity == "error" for d in diags), "the case must fail validation"
+    if expected["code"].startswith("E"):
+        assert any(d.severity == "error" for d in diags), "the case must fail validation"
+    else:
+        assert not [d for d in diags if d.severity == "error"], "a warning's case has no error"
     for d in diags:
         text = (root / d.path).read_bytes().decode("utf-8", "replace") \
             if (root / d.path).exists() else ""
