@@ -12,6 +12,7 @@ import json
 import os
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Mapping
 
 from .diagnostics import Diagnostic
 
@@ -50,19 +51,22 @@ def collector_paused():
             gc.enable()
 
 
-def check_pack_full(root: str, display_root: str | None = None):
-    """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``."""
+def check_pack_full(root: str, display_root: str | None = None,
+                    sources: Mapping[str, str] | None = None):
+    """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``.
+    ``sources``: text read instead of some of the pack's files (see ``load_pack``)."""
     with collector_paused():
-        return _check_pack_full(root, display_root)
+        return _check_pack_full(root, display_root, sources)
 
 
-def _check_pack_full(root: str, display_root: str | None):
+def _check_pack_full(root: str, display_root: str | None,
+                     sources: Mapping[str, str] | None = None):
     from .analyses import analyse
     from .graph import build_graph
     from .loader import load_pack
     from .resolve import check_pack
 
-    pack, diagnostics = load_pack(root, display_root)
+    pack, diagnostics = load_pack(root, display_root, sources=sources)
     if pack is None:
         return None, None, diagnostics
     diagnostics = list(diagnostics) + list(check_pack(pack))
