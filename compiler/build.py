@@ -8,6 +8,7 @@ ability and printed-space ids are scoped to their card, variant procedures to th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .diagnostics import Diagnostic, diagnostic
@@ -274,17 +275,39 @@ def build_pack(root: str, manifest: Document,
     return builder.pack, builder.diags
 
 
+@dataclass(frozen=True)
+class DataReference:
+    """A name written as data (not effect text): the YAML path of the value (or of the mapping
+    key, when ``at_key``), the name, and the kind of definition it names (``compiler.names``
+    kinds: ``zone``, ``icon``, ``constant``, ...)."""
+
+    path: Path
+    name: str
+    kind: str
+    at_key: bool = False
+
+
+def data_references(pack: Pack, kind: str, doc: Document) -> list[DataReference]:
+    """Every name that ``doc``, a schema-valid content document of ``kind`` in ``pack``,
+    writes as data, known to the pack or not (for an editor's go-to-definition and rename)."""
+    check = _ReferenceCheck(pack, doc)
+    check.run(kind)
+    return check.references
+
+
 class _ReferenceCheck:
     """Names written as data (not effect text) must name something of the right kind: die
     faces name icons, a die's ``type`` a component type, ``zone``/``deck``/``refill_from`` a
     zone, ``adjacent`` spaces, variant ``constants`` and ability ``modifiers`` constants, a
     component property's type ``int``/``str``/an enum; values of declared properties have that
-    type. (Without this, a typo such as a face ``coim`` was silently accepted.)"""
+    type. (Without this, a typo such as a face ``coim`` was silently accepted.) Every name
+    checked is kept in ``references``."""
 
     def __init__(self, pack: Pack, doc: Document) -> None:
         self.pack = pack
         self.doc = doc
         self.diags: list[Diagnostic] = []
+        self.references: list[DataReference] = []
 
     def run(self, kind: str) -> list[Diagnostic]:
         data = self.doc.data
@@ -295,9 +318,15 @@ class _ReferenceCheck:
                     self.name(("rules", "zones", i, "refill_from"), self.pack.zones, "zone")
             for i, ctype in enumerate(rules.get("components", [])):
                 for prop, ptype in ctype.get("props", {}).items():
-                    if ptype not in ("int", "str") and ptype not in self.pack.enums:
-                        self.unknown(("rules", "components", i, "props", prop), ptype,
-                                     "property type", ["int", "str", *self.pack.enums])
+                    where = ("rules", "components", i, "props", prop)
+                    if ptype in self.pack.enums:
+                        self.references.append(DataReference(where, ptype, "enum"))
+                    elif ptype not in ("int", "str"):
+                        self.unknown(where, ptype, "property type", ["int", "str", *self.pack.enums])
+            for i, resource in enumerate(rules.get("resources", [])):
+                if isinstance(resource.get("max"), str):  # checked with the effects (E301)
+                    self.references.append(DataReference(
+                        ("rules", "resources", i, "max"), resource["max"], "constant"))
         elif kind == "dice":
             for i, die in enumerate(data.get("dice", [])):
                 base = ("dice", i)
@@ -342,16 +371,20 @@ class _ReferenceCheck:
 
     def name(self, path: Path, table, what: str) -> None:
         value = self.doc.value(path)
+        self.references.append(DataReference(path, value, what.replace(" ", "_")))
         if value not in table:
             self.unknown(path, value, what, table)
 
     def key(self, path: Path, table, what: str) -> None:
+        self.references.append(DataReference(path, path[-1], what.replace(" ", "_"), True))
         if path[-1] not in table:
             self.unknown(path, path[-1], what, table, at_key=True)
 
     def component(self, path: Path, name: str, bases):
         ctype = self.pack.component_types.get(name)
         where = path + ("type",) if self.doc.has(path + ("type",)) else path + ("id",)
+        if self.doc.has(path + ("type",)):
+            self.references.append(DataReference(where, name, "component_type"))
         if ctype is None:
             if self.doc.has(path + ("type",)):  # the default type need not be declared
                 self.unknown(where, name, "component type", self.pack.component_types)
@@ -376,7 +409,9 @@ class _ReferenceCheck:
             elif ptype == "str" and not isinstance(value, str):
                 self.diags.append(diagnostic(
                     "E202", where, f"property `{prop}` of a {ctype.id} must be text"))
-            elif ptype in self.pack.enums and value not in self.pack.enums[ptype]:
+            elif ptype in self.pack.enums and value in self.pack.enums[ptype]:
+                self.references.append(DataReference(path + (prop,), value, "enum_value"))
+            elif ptype in self.pack.enums:
                 from .diagnostics import did_you_mean
                 choices = self.pack.enums[ptype]
                 guess = did_you_mean(str(value), [str(c) for c in choices])

@@ -2,7 +2,8 @@
 
 ``explain_effect(node)`` turns one parsed effect, expression, trigger or needs list into a
 sentence ("You may pay 2 Coin to gain 1 Point."); ``explain_card(pack, card_id)`` writes a
-card's rules text: properties, named effects, abilities, spaces and its back side.
+card's rules text: properties, named effects, abilities, spaces and its back side;
+``explain_procedure(pack, procedure_id)`` a procedure's.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from . import ir
 from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
 from .parser import EffectSyntaxError, parse
 
-__all__ = ["explain_effect", "explain_card", "humanise"]
+__all__ = ["explain_effect", "explain_card", "explain_procedure", "humanise"]
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in"}
@@ -352,3 +353,19 @@ def _explain_card(pack: Pack, card_id: str) -> str:
         lines.append("Back (upgraded side):")
         lines += ["  " + line for line in _side(card.back)]
     return "\n".join(lines)
+
+
+def explain_procedure(pack: Pack, procedure_id: str) -> str:
+    """The rules text of procedure ``procedure_id``: ``name(params): what it does.`` (for a
+    procedure with a ``value``, the value it computes)."""
+    proc = pack.procedures.get(procedure_id)
+    if proc is None:
+        raise KeyError(f"no procedure '{procedure_id}' in pack '{pack.id}'")
+    params = f"({', '.join(proc.params)})" if proc.params else ""
+    if proc.effect is not None:
+        body = _explain_text(proc.effect, "effect")
+    elif proc.value is not None:
+        body = _explain_text(proc.value, "expr")
+    else:
+        body = "Nothing."
+    return f"{procedure_id}{params}: {body}"

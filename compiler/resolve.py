@@ -27,7 +27,8 @@ from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDe
 from .names import KIND_WORDS, TRIGGER_FIELDS, NameTable, build_names, kind_phrase
 from .parser import EffectSyntaxError, parse
 
-__all__ = ["check_pack", "check_text", "EffectSite"]
+__all__ = ["check_pack", "check_text", "EffectSite", "effect_sites", "pack_names", "NameUse",
+           "name_uses"]
 
 AMOUNT_KINDS = frozenset({"resource", "track"})
 VALUE_KINDS = frozenset({"resource", "track", "var"})
@@ -49,13 +50,12 @@ class EffectSite:
 
 def check_pack(pack: Pack) -> list[Diagnostic]:
     """Parse, resolve and kind-check every effect text of ``pack``; all problems at once."""
-    sites = list(_sites(pack))
+    sites = list(effect_sites(pack))
     diags: list[Diagnostic] = []
     parsed: dict = {}  # identical texts (many "gain 1 coin") are parsed once per compile
     for site in sites:
         diags.extend(_parse_site(site, parsed))
-    table = build_names(pack)
-    table.add_effects([s.text.tree for s in sites if s.text.tree is not None])
+    table = pack_names(pack, sites)
     for site in sites:
         if site.text.tree is not None:
             diags.extend(_Resolver(table, site.text).check(site.text.tree, _scope(site, table)))
@@ -87,7 +87,7 @@ def check_text(pack: Pack, text: EffectText, rule: str = "effect",
     if text.tree is None:
         return diags
     table = build_names(pack)
-    for effect in [*_sites(pack)]:
+    for effect in [*effect_sites(pack)]:
         if effect.text.tree is not None:
             table.add_effects([effect.text.tree])
     table.add_effects([text.tree, *others])
@@ -133,7 +133,16 @@ def _scope(site: EffectSite, table: NameTable) -> set[str]:
 # --------------------------------------------------------------------------- where effects are
 
 
-def _sites(pack: Pack) -> Iterator[EffectSite]:
+def pack_names(pack: Pack, sites: list[EffectSite] | None = None) -> NameTable:
+    """The name table ``pack``'s effects are resolved against: its definitions, and the events
+    and ``run`` arguments of its parsed effects (``sites``, default: all of them)."""
+    table = build_names(pack)
+    sites = list(effect_sites(pack)) if sites is None else sites
+    table.add_effects([s.text.tree for s in sites if s.text.tree is not None])
+    return table
+
+
+def effect_sites(pack: Pack) -> Iterator[EffectSite]:
     """Every effect text of the pack with its entry rule and bindings."""
     for track in pack.tracks.values():
         for reward in track.rewards.values():
@@ -198,20 +207,10 @@ def _side_sites(side: CardSide) -> Iterator[EffectSite]:
 
 def _diag(et: EffectText, span: ir.Span, code: str, message: str, hint: str = "") -> Diagnostic:
     """A diagnostic at ``span`` of ``et``, mapped to the YAML file's line and column."""
-    start, end = span
-    loc = et.loc
-    if et.offset_map is None:
-        line, column = loc.line, loc.column + start
-        end_line, end_column = loc.line, loc.column + max(end, start)
-    else:
-        line, column = et.offset_map(start)
-        if end > start:
-            end_line, end_column = et.offset_map(end - 1)
-            end_column += 1
-        else:
-            end_line, end_column = line, column
+    loc = et.span_loc(*span)
     severity = "error" if code.startswith("E") else "warning"
-    return Diagnostic(loc.path, line, column, end_line, end_column, severity, code, message, hint)
+    return Diagnostic(loc.path, loc.line, loc.column, loc.end_line, loc.end_column, severity,
+                      code, message, hint)
 
 
 def _suggest(word: str, candidates) -> str:
@@ -469,3 +468,40 @@ class _Resolver:
         if self.table.kind_of(node.zone) != "zone":
             self.report(node, "E301", f"unknown zone '{node.zone}'"
                         + _suggest(node.zone, self.table.names_of(ZONE_KINDS)))
+
+
+# --------------------------------------------------------------------------- for editors
+
+
+@dataclass(frozen=True)
+class NameUse:
+    """A bare name an effect reads: its id and span, the local names in scope there, and the
+    kinds the position accepts (None: any name that has a value)."""
+
+    id: str
+    span: ir.Span
+    scope: frozenset[str]
+    kinds: frozenset[str] | None
+
+
+class _UseRecorder(_Resolver):
+    """The resolver, also noting the scope and expected kinds at every name it reads."""
+
+    def __init__(self, table: NameTable, text: EffectText):
+        super().__init__(table, text)
+        self.uses: list[NameUse] = []
+
+    def visit_Name(self, node: ir.Name, scope, expect: _Expect | None) -> None:
+        self.uses.append(NameUse(node.id, node.span, frozenset(scope),
+                                 expect.kinds if expect is not None else None))
+        super().visit_Name(node, scope, expect)
+
+
+def name_uses(table: NameTable, site: EffectSite) -> list[NameUse]:
+    """Every bare name the parsed effect of ``site`` reads, in the order the resolver meets
+    them, with what may stand there (for an editor's completion)."""
+    if site.text.tree is None:
+        return []
+    recorder = _UseRecorder(table, site.text)
+    recorder.check(site.text.tree, _scope(site, table))
+    return recorder.uses

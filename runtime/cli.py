@@ -141,7 +141,7 @@ def cmd_graph(args) -> int:
 def cmd_explain(args) -> int:
     """Print a card's (or procedure's) rules text, generated from its effects."""
     from rulewright.compiler import diagnostics as diag
-    from rulewright.compiler.explain import explain_card, explain_effect
+    from rulewright.compiler.explain import explain_card, explain_procedure
     from rulewright.compiler.pipeline import check_pack_full
 
     pack, _graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
@@ -152,9 +152,7 @@ def cmd_explain(args) -> int:
         print(explain_card(pack, args.id))
         return EXIT_OK
     if args.id in pack.procedures and pack.procedures[args.id].effect is not None:
-        proc = pack.procedures[args.id]
-        params = f"({', '.join(proc.params)})" if proc.params else ""
-        print(f"{args.id}{params}: {explain_effect(proc.effect.tree)}")
+        print(explain_procedure(pack, args.id))
         return EXIT_OK
     from rulewright.compiler.diagnostics import did_you_mean
     guess = did_you_mean(args.id, list(pack.cards) + list(pack.procedures))
