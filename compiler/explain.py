@@ -3,7 +3,7 @@
 ``explain_effect(node)`` turns one parsed effect, expression, trigger or needs list into a
 sentence ("You may pay 2 Coin to gain 1 Point."); ``explain_card(pack, card_id)`` writes a
 card's rules text: properties, named effects, abilities, spaces and its back side;
-``explain_procedure(pack, procedure_id)`` a procedure's.
+``explain_procedure(procedure)`` a procedure's.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextvars
 
 from . import ir
-from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
+from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDef
 from .parser import EffectSyntaxError, parse
 
 __all__ = ["explain_effect", "explain_card", "explain_procedure", "humanise"]
@@ -355,17 +355,14 @@ def _explain_card(pack: Pack, card_id: str) -> str:
     return "\n".join(lines)
 
 
-def explain_procedure(pack: Pack, procedure_id: str) -> str:
-    """The rules text of procedure ``procedure_id``: ``name(params): what it does.`` (for a
-    procedure with a ``value``, the value it computes)."""
-    proc = pack.procedures.get(procedure_id)
-    if proc is None:
-        raise KeyError(f"no procedure '{procedure_id}' in pack '{pack.id}'")
-    params = f"({', '.join(proc.params)})" if proc.params else ""
-    if proc.effect is not None:
-        body = _explain_text(proc.effect, "effect")
-    elif proc.value is not None:
-        body = _explain_text(proc.value, "expr")
+def explain_procedure(procedure: ProcedureDef) -> str:
+    """The rules text of a procedure: ``name(params): what it does.`` (for a procedure with a
+    ``value``, the value it computes)."""
+    params = f"({', '.join(procedure.params)})" if procedure.params else ""
+    if procedure.effect is not None:
+        body = _explain_text(procedure.effect, "effect")
+    elif procedure.value is not None:
+        body = _explain_text(procedure.value, "expr")
     else:
         body = "Nothing."
-    return f"{procedure_id}{params}: {body}"
+    return f"{procedure.id}{params}: {body}"

@@ -1,0 +1,160 @@
+"""``rulewright lsp`` driven over stdio as an editor drives it, on a copy of a shipped pack.
+
+Issue #22, "Done when": a misspelt resource in an effect gives a diagnostic at the exact line
+and column with its did-you-mean; after ``gain 1 `` the completion lists the pack's resources
+and tracks; hover on a procedure shows its rules text; definition of a procedure call lands on
+its id; a rename changes every use and validate stays clean.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import shutil
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from editor_session import EditorSession, apply_edits, uri
+from rulewright.compiler.pipeline import check_pack_full
+from rulewright.compiler.resolve import effect_sites
+from rulewright.runtime.cli import main as rulewright
+
+ROOT = Path(__file__).resolve().parents[2]
+CALL = "      limit_supply();"  # the first statement of Altera's setup procedure
+
+
+@pytest.fixture
+def altera(tmp_path) -> Path:
+    """A copy of the Altera pack outside the repository (so its modelines point nowhere)."""
+    return Path(shutil.copytree(ROOT / "content" / "altera", tmp_path / "altera"))
+
+
+def position_of(text: str, needle: str, nth: int = 0) -> types.Position:
+    """The 0-based position of the start of the ``nth`` occurrence of ``needle``."""
+    index = -1
+    for _ in range(nth + 1):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index)
+    return types.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+
+
+def doc(path: Path) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri(path))
+
+
+def uses_outside_comments(pack: Path, word: str) -> int:
+    """How many times ``word`` is written in the pack's YAML, comment lines left out."""
+    pattern = re.compile(rf"\b{re.escape(word)}\b")
+    count = 0
+    for path in pack.glob("*.yaml"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.lstrip().startswith("#"):
+                count += len(pattern.findall(line.split(" #")[0]))
+    return count
+
+
+def explain(pack: Path, name: str) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert rulewright(["explain", str(pack), name]) == 0
+    return out.getvalue().strip()
+
+
+def test_an_editor_session_on_altera(altera):
+    procedures = altera / "procedures.yaml"
+    original = procedures.read_text(encoding="utf-8")
+    misspelt = original.replace("if i == coin: gain 1 coin;", "if i == coin: gain 1 cion;")
+    assert misspelt != original
+    typed = original.replace(CALL, CALL + "\n      gain 1 ")
+    resources_and_tracks = set()
+    pack, _, _ = check_pack_full(str(altera))
+    resources_and_tracks = set(pack.resources) | set(pack.tracks)
+
+    async def session():
+        editor = EditorSession()
+        result = await editor.start(altera)
+        capabilities = result.capabilities
+        assert capabilities.hover_provider and capabilities.definition_provider
+        assert capabilities.references_provider and capabilities.rename_provider
+        assert capabilities.completion_provider is not None
+
+        editor.open(procedures)
+        opened = await editor.diagnostics(procedures, 0)
+        assert [d for d in opened if d.source == "rulewright" and d.code != "schemas"] == []
+
+        # a misspelt resource inside a literal block, unsaved
+        editor.change(procedures, misspelt)
+        found = await editor.diagnostics(procedures, 1)
+        [error] = [d for d in found if d.code == "E301"]
+        at = position_of(misspelt, "cion")
+        assert error.range.start == at
+        assert error.range.end == types.Position(line=at.line, character=at.character + 4)
+        assert error.severity == types.DiagnosticSeverity.Error
+        assert "unknown resource 'cion'" in error.message
+        assert "did you mean 'coin'" in error.message
+        assert "hint: after 'gain' comes a resource or track" in error.message
+        assert procedures.read_text(encoding="utf-8") == original  # nothing was saved
+
+        # fixing it clears the diagnostic
+        editor.change(procedures, original)
+        assert [d for d in await editor.diagnostics(procedures, 2) if d.code == "E301"] == []
+
+        # completion after `gain 1 `
+        editor.change(procedures, typed)
+        end_of_gain = position_of(typed, "gain 1 ", 0)
+        end_of_gain.character += len("gain 1 ")
+        listed = await editor.client.text_document_completion_async(types.CompletionParams(
+            text_document=doc(procedures), position=end_of_gain))
+        labels = {item.label for item in listed.items}
+        assert resources_and_tracks <= labels
+        assert "supply" not in labels and "limit_supply" not in labels  # a zone, a procedure
+        coin = next(item for item in listed.items if item.label == "coin")
+        assert coin.detail.startswith("a resource")
+        editor.change(procedures, original)
+
+        # hover on a procedure call shows what `rulewright explain` says of it
+        call = position_of(original, "limit_supply();")
+        shown = await editor.client.text_document_hover_async(types.HoverParams(
+            text_document=doc(procedures), position=call))
+        assert explain(altera, "limit_supply") in shown.contents.value
+        assert "procedures.yaml` line 39" in shown.contents.value
+
+        # definition of the call lands on the procedure's id
+        [target] = await editor.client.text_document_definition_async(types.DefinitionParams(
+            text_document=doc(procedures), position=call))
+        assert target.uri == uri(procedures)
+        assert target.range.start == position_of(original, "limit_supply", 1)
+
+        # references: every use, in every file, comments left out
+        found = await editor.client.text_document_references_async(types.ReferenceParams(
+            text_document=doc(procedures), position=call,
+            context=types.ReferenceContext(include_declaration=True)))
+        assert len(found) == uses_outside_comments(altera, "limit_supply")
+
+        # rename a resource that is also an icon: the effects, the dice, the rules file
+        shard = position_of(original, "gain 1 shard")
+        shard.character += len("gain 1 ")
+        edit = await editor.client.text_document_rename_async(types.RenameParams(
+            text_document=doc(procedures), position=shard, new_name="crystal"))
+        await editor.stop()
+        assert b"Traceback" not in editor.stderr
+        return edit
+
+    before = uses_outside_comments(altera, "shard")
+    old_sites = [s.text.text for s in effect_sites(pack)]
+    edit = asyncio.run(session())
+    assert sum(len(edits) for edits in edit.changes.values()) == before
+    for file_uri, edits in edit.changes.items():
+        path = Path(file_uri.removeprefix("file://"))
+        path.write_text(apply_edits(path.read_text(encoding="utf-8"), edits), encoding="utf-8")
+    renamed, _, diagnostics = check_pack_full(str(altera))
+    assert renamed is not None and [d for d in diagnostics if d.severity == "error"] == []
+    assert "crystal" in renamed.resources and "crystal" in renamed.icons
+    assert "shard" not in renamed.resources and "shard" not in renamed.icons
+    assert [s.text.text for s in effect_sites(renamed)] == \
+        [re.sub(r"\bshard\b", "crystal", text) for text in old_sites]
+    assert uses_outside_comments(altera, "shard") == 0
