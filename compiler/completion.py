@@ -31,7 +31,7 @@ from . import ir
 from .builtins import BUILTINS
 from .describe import summary
 from .loader import MANIFEST
-from .model import EffectText
+from .model import EffectText, Loc
 from .names import INTRINSIC_PROPERTIES, KIND_WORDS
 from .parser import EffectSyntaxError, grammar, parse
 from .resolve import AMOUNT_KINDS, EffectSite, name_uses
@@ -45,7 +45,7 @@ _WORD_BEFORE = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _WORD_AFTER = re.compile(r"[a-z0-9_]*")
 _KEYWORD = re.compile(r"[a-z][a-z-]*\Z")
 _MAX_ENDING = 8  # tokens: the longest ending tried after the stand-in name
-_MAX_STATES = 400  # parser states explored looking for that ending
+_MAX_TRIES = 2000  # tokens fed to the parser looking for that ending
 
 
 @dataclass(frozen=True)
@@ -71,10 +71,12 @@ def complete(snapshot: Snapshot | None, path: str, text: str, line: int,
         relative = os.path.relpath(os.path.abspath(path), snapshot.root).replace(os.sep, "/")
         buffer = PackFile(relative, os.path.normpath(os.path.abspath(path)), document.text,
                           document, None)
-        at = buffer.path_at(line, column)
+        at = buffer.path_at(line, column) or _scalar_before(buffer, line, column)
         value = document.value(at) if at is not None else None
         if isinstance(value, str):
-            site = snapshot.site_at(relative, at) or _site_like(snapshot, relative, at, document)
+            site = snapshot.site_at(relative, at)
+            if site is None or not _same_entry(snapshot, relative, at, document):
+                site = _site_like(snapshot, relative, at, document)
             if site is not None:
                 where = _offset_at(document, at, value, line, column)
                 return [] if where is None else _complete_effect(snapshot, site, value, *where)
@@ -82,6 +84,46 @@ def complete(snapshot: Snapshot | None, path: str, text: str, line: int,
 
 
 # ---------------------------------------------------------------- effect text
+
+
+def _scalar_before(buffer: PackFile, line: int, column: int) -> tuple | None:
+    """The string the cursor is just after, in the white space YAML leaves out of it: the
+    spaces that end a plain scalar on its line, or the indented lines after a block scalar's
+    last word (the designer has just typed them)."""
+    found = None
+    for loc, path in buffer.scalars():
+        if (loc.line, loc.column) > (line, column):
+            break
+        if (loc.end_line, loc.end_column) > (line, column):
+            continue
+        scalar = buffer.document.scalar(path)
+        between = buffer.text_at(Loc(loc.path, loc.end_line, loc.end_column, line, column))
+        found = None
+        if scalar is None or between.strip():
+            continue
+        if (scalar.style is None and loc.end_line == line) \
+                or (scalar.style in ("|", ">") and column - 1 > scalar.parent_indent):
+            found = path
+    return found
+
+
+def _entry_id(document: Document, path: tuple) -> tuple[int, Any]:
+    """How deep the innermost entry (a mapping with an ``id``) around ``path`` is, and its id."""
+    for cut in range(len(path) - 1, 0, -1):
+        try:
+            entry = document.value(path[:cut])
+        except (KeyError, IndexError, TypeError):
+            return cut, None
+        if isinstance(entry, dict) and "id" in entry:
+            return cut, entry["id"]
+    return 0, None
+
+
+def _same_entry(snapshot: Snapshot, relative: str, path: tuple, document: Document) -> bool:
+    """Whether ``path`` in the buffer is in the entry it was in when the snapshot was made
+    (entries inserted above it move it)."""
+    compiled = snapshot.files[relative].document
+    return _entry_id(document, path) == _entry_id(compiled, path)
 
 
 def _site_like(snapshot: Snapshot, relative: str, path: tuple,
@@ -241,35 +283,45 @@ def _keyword_shapes() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
 
 def _names(snapshot: Snapshot, site: EffectSite, cursor, before: str,
            after: str) -> list[Completion]:
-    """The names that may stand at the cursor, by what the resolver expects there."""
+    """The names that may stand at the cursor, by what the resolver expects there: the text
+    is read with a stand-in name at the cursor, followed by the rest of the text or else by
+    the shortest ending the grammar allows, as a call (``name(...)``) and as a name."""
     probe = "rulewright_cursor"
     while probe in before or probe in after:
         probe += "_"
-    for text in _completed_texts(cursor, before, probe, after):
-        try:
-            tree = parse(text, site.rule)
-        except EffectSyntaxError:
-            continue
-        role = _role(tree, probe)
-        if role is None:
-            continue
-        if role != "name":
-            return _names_for_role(snapshot, role)
-        probe_site = EffectSite(EffectText(text, site.text.loc, site.rule, tree=tree),
-                                site.rule, site.bound, site.ability, site.role)
-        for use in name_uses(snapshot.table, probe_site):
-            if use.id == probe:
-                return _names_in_scope(snapshot, use.scope - {probe}, use.kinds)
-    return []
+    role, items = _reading(snapshot, site, before + probe + after, probe)
+    if role is not None:
+        return items
+    called = _ending(cursor, probe, ("LPAR",))
+    call_role, calls = _reading(snapshot, site, " ".join([before + probe, *called]), probe) \
+        if called is not None else (None, [])
+    if call_role == "procedure":
+        return calls  # where a statement begins, a name is a procedure call
+    ending = _ending(cursor, probe, ())
+    _, names = _reading(snapshot, site, " ".join([before + probe, *ending]), probe) \
+        if ending is not None else (None, [])
+    return names + calls
 
 
-def _completed_texts(cursor, before: str, probe: str, after: str) -> Iterator[str]:
-    """The text with the stand-in name at the cursor: first followed by the rest of the text,
-    then by the shortest ending the grammar accepts."""
-    yield before + probe + after
-    ending = _shortest_ending(cursor, probe)
-    if ending is not None:
-        yield " ".join([before + probe, *ending])
+def _reading(snapshot: Snapshot, site: EffectSite, text: str,
+             probe: str) -> tuple[str | None, list[Completion]]:
+    """The role of ``probe`` in ``text`` (see :func:`_role`; None when the text does not
+    parse or the stand-in is not a name read there) and what may stand in its place."""
+    try:
+        tree = parse(text, site.rule)
+    except EffectSyntaxError:
+        return None, []
+    role = _role(tree, probe)
+    if role is None:
+        return None, []
+    if role != "name":
+        return role, _names_for_role(snapshot, role)
+    probe_site = EffectSite(EffectText(text, site.text.loc, site.rule, tree=tree),
+                            site.rule, site.bound, site.ability, site.role)
+    for use in name_uses(snapshot.table, probe_site):
+        if use.id == probe:
+            return role, _names_in_scope(snapshot, use.scope - {probe}, use.kinds)
+    return None, []
 
 
 @functools.cache
@@ -282,21 +334,35 @@ def _samples() -> dict[str, str]:
     return out
 
 
-def _shortest_ending(cursor, probe: str) -> list[str] | None:
-    """The fewest tokens that complete the parse after ``probe`` (a breadth-first search over
-    the parser's states, without building anything)."""
+@functools.cache
+def _continuations() -> frozenset[str]:
+    """The terminals that extend a finished expression (operators, ``.``, ``(``, ``in``):
+    an ending never needs them to close what is open, so the search leaves them out."""
+    cursor = grammar().parse_interactive("x", start="expr")
+    cursor.exhaust_lexer()
+    return frozenset(cursor.accepts() - {"$END"})
+
+
+def _ending(cursor, probe: str, first: tuple[str, ...]) -> list[str] | None:
+    """The fewest tokens, starting with ``first``, that complete the parse after ``probe``:
+    a breadth-first search over the parser's states (nothing is built) that leaves out the
+    terminals that only extend an expression."""
     start = cursor.copy(deepcopy_values=False)
     conf = copy(start.parser_state.parse_conf)
     conf.callbacks = {}
     start.parser_state.parse_conf = conf
+    samples = _samples()
     try:
         start.feed_token(Token("NAME", probe))
+        for name in first:
+            start.feed_token(Token(name, samples[name]))
     except UnexpectedToken:
         return None
-    samples = _samples()
-    queue = deque([(start, ())])
+    avoid = _continuations()
+    queue = deque([(start, tuple(samples[name] for name in first))])
     seen = {tuple(start.parser_state.state_stack)}
-    while queue and len(seen) < _MAX_STATES:
+    tried = 0
+    while queue and tried < _MAX_TRIES:
         state, tokens = queue.popleft()
         choices = state.choices()
         if "$END" in choices:
@@ -308,9 +374,10 @@ def _shortest_ending(cursor, probe: str) -> list[str] | None:
         if len(tokens) >= _MAX_ENDING:
             continue
         for name in sorted(choices):
-            if name == "$END" or not name.isupper() or name not in samples:
+            if name in avoid or name not in samples:
                 continue
             step = state.copy(deepcopy_values=False)
+            tried += 1
             try:
                 step.feed_token(Token(name, samples[name]))
             except UnexpectedToken:
