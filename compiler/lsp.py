@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import traceback
-from typing import Any, Sequence
+from typing import Sequence
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -461,27 +461,35 @@ def rename(ls: RulewrightServer, params: types.RenameParams) -> types.WorkspaceE
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
-def code_action(ls: RulewrightServer,
-                params: types.CodeActionParams) -> list[types.CodeAction] | None:
-    """For a modeline whose schema is missing: write the schemas where it looks."""
-    actions = []
+def code_action(ls: RulewrightServer, params: types.CodeActionParams
+                ) -> list[types.CodeAction | types.Command] | None:
+    """For a modeline whose schema is missing: write the schemas where it looks (a quick
+    fix, or a plain command for a client without code action literals)."""
+    capability = ls.client_capabilities.text_document
+    literals = bool(capability and capability.code_action
+                    and capability.code_action.code_action_literal_support)
+    actions: list[types.CodeAction | types.Command] = []
     for d in params.context.diagnostics:
         if d.source == "rulewright" and d.code == "schemas" and isinstance(d.data, dict):
             folder = d.data.get("folder")
             if isinstance(folder, str):
                 title = f"Write rulewright's JSON Schemas to {folder}"
+                command = types.Command(title=title, command=WRITE_SCHEMAS_COMMAND,
+                                        arguments=[folder])
                 actions.append(types.CodeAction(
                     title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[d],
-                    command=types.Command(title=title, command=WRITE_SCHEMAS_COMMAND,
-                                          arguments=[folder])))
+                    command=command) if literals else command)
     return actions or None
 
 
 @server.command(WRITE_SCHEMAS_COMMAND)
-def write_schemas_command(ls: RulewrightServer, arguments: list[Any]) -> None:
-    """Write the JSON Schemas into the folder given, then check the open packs again."""
-    folder = arguments[0] if arguments and isinstance(arguments[0], str) else None
-    if folder is None:
+def write_schemas_command(ls: RulewrightServer, folder: str) -> None:
+    """Write the JSON Schemas into ``folder`` (an absolute path, as the quick fix gives it),
+    then check the open packs again."""
+    if not os.path.isabs(folder):
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Error,
+            message=f"rulewright: the schemas folder must be an absolute path, not {folder!r}"))
         return
     try:
         written = write_schemas(folder)

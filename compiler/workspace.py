@@ -34,7 +34,7 @@ from .loader import MANIFEST, _inside_pack, _listed_files, load_content_file
 from .model import EffectText, Loc, Pack
 from .names import INTRINSIC_PROPERTIES, TRIGGER_FIELDS, NameTable, build_names
 from .parser import CONTEXTUAL_WORDS, KEYWORDS
-from .pipeline import check_pack_full
+from .pipeline import check_pack_full, collector_paused
 from .resolve import TRIGGER_VERBS, EffectSite, effect_sites, pack_names
 from .yaml_loader import Document, Limits, load_yaml_bytes
 
@@ -168,7 +168,7 @@ def _size(loc: Loc) -> tuple[int, int]:
 
 class Snapshot:
     """One compile of a pack and its index: ``diagnostics`` by file path, ``files`` by path
-    inside the pack, ``symbols`` (definitions) and ``uses`` by name."""
+    inside the pack, and the definitions and uses of every name (found on first use)."""
 
     def __init__(self, root: str, key: tuple, pack: Pack | None,
                  diagnostics: list[Diagnostic], files: dict[str, PackFile]) -> None:
@@ -180,8 +180,9 @@ class Snapshot:
         self.diagnostics: dict[str, list[Diagnostic]] = {}
         for d in diagnostics:
             self.diagnostics.setdefault(os.path.normpath(d.path), []).append(d)
-        self.symbols: dict[str, list[Symbol]] = {}
-        self.uses: dict[str, list[Use]] = {}
+        self._symbols: dict[str, list[Symbol]] = {}
+        self._uses: dict[str, list[Use]] = {}
+        self._indexed = pack is None
         self.sites: list[EffectSite] = []
         self._table: NameTable | None = None
         self._sites_by_path: dict[str, dict[tuple, EffectSite]] = {}
@@ -193,7 +194,6 @@ class Snapshot:
         self._sites_by_field: dict[tuple, EffectSite] | None = None
         if pack is not None:
             self.sites = list(effect_sites(pack))
-            self._index()
 
     # ---------------------------------------------------------------- look-ups
 
@@ -252,6 +252,7 @@ class Snapshot:
         it, from the reference check's reading of the pack. ``pattern`` is a YAML path with
         ``*`` for list indexes; a mapping whose keys are names ends in ``<key>``."""
         if self._fields is None:
+            self._index()
             found: dict[tuple, tuple[str, set[str]]] = {}
             for relative, refs in self._data_references.items():
                 file_kind = self.files[relative].kind
@@ -264,6 +265,7 @@ class Snapshot:
 
     def name_at(self, path: str, line: int, column: int) -> tuple[str, Loc] | None:
         """The defined or used name written at (line, column) of file ``path``, and where."""
+        self._index()
         path = os.path.normpath(path)
         self._locate_effect_uses(path)
         best = None
@@ -274,13 +276,15 @@ class Snapshot:
 
     def definitions(self, name: str) -> list[Symbol]:
         """Every definition of ``name`` (a resource and an icon may share one)."""
-        return list(self.symbols.get(name, ()))
+        self._index()
+        return list(self._symbols.get(name, ()))
 
     def references(self, name: str) -> list[Use]:
         """Every use of ``name``, in effect text and data fields, in file order."""
+        self._index()
         for path in self._unlocated_files.pop(name, ()):
             self._locate_effect_uses(path)
-        return sorted(self.uses.get(name, ()),
+        return sorted(self._uses.get(name, ()),
                       key=lambda u: (u.loc.path, u.loc.line, u.loc.column))
 
     def file_symbols(self, path: str) -> list[tuple[Symbol, list[Symbol]]]:
@@ -290,7 +294,8 @@ class Snapshot:
         pack_file = self.by_path.get(path)
         if pack_file is None:
             return []
-        in_file = [s for ss in self.symbols.values() for s in ss
+        self._index()
+        in_file = [s for ss in self._symbols.values() for s in ss
                    if os.path.normpath(s.loc.path) == path]
         by_kind_and_name = {(s.kind, s.name): s for s in in_file}
         top: list[Symbol] = []
@@ -353,8 +358,8 @@ class Snapshot:
     def _taken(self, word: str) -> str:
         """What ``word`` already means in the pack, in words ("" if it is free)."""
         table = self.table
-        if word in self.symbols or table.kind_of(word) is not None:
-            kinds = sorted({s.kind for s in self.symbols.get(word, ())}
+        if word in self._symbols or table.kind_of(word) is not None:
+            kinds = sorted({s.kind for s in self._symbols.get(word, ())}
                            or {table.kind_of(word)})
             return "the name of " + " and ".join(k.replace("_", " ") for k in kinds)
         if word in BUILTINS:
@@ -396,6 +401,15 @@ class Snapshot:
     # ---------------------------------------------------------------- indexing
 
     def _index(self) -> None:
+        """Find every definition and use (on the first question that needs them: publishing
+        a change's diagnostics does not)."""
+        if self._indexed:
+            return
+        self._indexed = True
+        with collector_paused():
+            self._index_pack()
+
+    def _index_pack(self) -> None:
         pack = self.pack
         for table_name in _GLOBAL_TABLES:
             for definition in getattr(pack, table_name).values():
@@ -432,7 +446,7 @@ class Snapshot:
         """A property value written as a name the pack defines (``icon: shard`` on a printed
         space) is a use of that name: effects compare such values with names. (Values of
         properties whose type is an enum are data references already.)"""
-        seen = {(u.loc.path, u.loc.line, u.loc.column) for us in self.uses.values() for u in us}
+        seen = {(u.loc.path, u.loc.line, u.loc.column) for us in self._uses.values() for u in us}
         for pack_file in self.files.values():
             if pack_file.kind is None:
                 continue
@@ -478,11 +492,11 @@ class Snapshot:
             path = pack_file.path_starting_at(loc.line, loc.column)
             entry = pack_file.document.loc(path[:-1]) if path else loc
         symbol = Symbol(name, kind, loc, entry or loc, definition, variant)
-        self.symbols.setdefault(name, []).append(symbol)
+        self._symbols.setdefault(name, []).append(symbol)
         self._places.setdefault(os.path.normpath(loc.path), []).append((loc, name))
 
     def _use(self, name: str, kind: str, loc: Loc, in_effect: bool) -> None:
-        self.uses.setdefault(name, []).append(Use(name, kind, loc, in_effect))
+        self._uses.setdefault(name, []).append(Use(name, kind, loc, in_effect))
         self._places.setdefault(os.path.normpath(loc.path), []).append((loc, name))
 
 

@@ -158,3 +158,78 @@ def test_an_editor_session_on_altera(altera):
     assert [s.text.text for s in effect_sites(renamed)] == \
         [re.sub(r"\bshard\b", "crystal", text) for text in old_sites]
     assert uses_outside_comments(altera, "shard") == 0
+
+
+REFERENCE = ROOT / "tests" / "fixtures" / "reference_pack"
+
+
+def test_symbols_schemas_refusals_and_files_outside_a_pack(tmp_path):
+    # ../../../schemas/, as the reference pack's modelines say, is tmp_path/schemas
+    pack = Path(shutil.copytree(REFERENCE, tmp_path / "game" / "packs" / "reference"))
+    cards, procedures = pack / "cards.yaml", pack / "procedures.yaml"
+    loose = tmp_path / "loose.yaml"
+    loose.write_text("cards:\n  - id: stray\n    deck: nowhere\n", encoding="utf-8")
+    broken = cards.read_text(encoding="utf-8").replace("    deck: deck\n    copies: 2\n",
+                                                       "    copies: 2\n", 1)
+
+    async def session():
+        editor = EditorSession()
+        await editor.start(tmp_path)
+
+        # a file outside any pack: no diagnostics, no error, requests answer nothing
+        editor.open(loose)
+        assert await editor.client.text_document_hover_async(types.HoverParams(
+            text_document=doc(loose), position=types.Position(line=1, character=10))) is None
+
+        # the modeline names ../../../schemas/, which the copy does not have
+        editor.open(procedures)
+        [note] = [d for d in await editor.diagnostics(procedures, 0) if d.code == "schemas"]
+        assert note.severity == types.DiagnosticSeverity.Information
+        assert "rulewright schemas" in note.message
+        assert editor.seen(loose) == 0
+        [action] = await editor.client.text_document_code_action_async(types.CodeActionParams(
+            text_document=doc(procedures), range=note.range,
+            context=types.CodeActionContext(diagnostics=[note])))
+        assert action.title.startswith("Write rulewright's JSON Schemas to ")
+        await editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command=action.command, arguments=action.arguments))
+        assert [d for d in await editor.diagnostics(procedures, 1) if d.code == "schemas"] == []
+        assert list(action.arguments) == [str(tmp_path / "schemas")]
+        assert (tmp_path / "schemas" / "procedures.schema.json").is_file()
+
+        # the entries of a file, by kind, with what they hold
+        symbols = await editor.client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=doc(cards)))
+        assert [(s.name, s.kind, [c.name for c in s.children or []]) for s in symbols] == [
+            ("harbor_master", types.SymbolKind.Class, ["harbor_coins"]),
+            ("smithy", types.SymbolKind.Class, ["forge_work", "anvil", "master_smith"]),
+            ("library", types.SymbolKind.Class, ["quiet_reading"])]
+        assert symbols[0].selection_range.start == position_of(
+            cards.read_text(encoding="utf-8"), "harbor_master")
+
+        # a rename the pack cannot take is refused, with the reason shown
+        at = position_of(procedures.read_text(encoding="utf-8"), "gain 1 favor")
+        at.character += len("gain 1 ")
+        refused = await editor.client.text_document_rename_async(types.RenameParams(
+            text_document=doc(procedures), position=at, new_name="coin"))
+        assert refused is None
+        assert any("cannot rename: 'coin' is already" in m for m in editor.messages)
+        keyword = await editor.client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=doc(procedures),
+                                      position=types.Position(line=at.line, character=at.character - 3)))
+        assert keyword is None  # `1` is not an id
+
+        # an error in a closed file: it is published, and the open file says why it waits
+        cards.write_text(broken, encoding="utf-8")
+        seen_procedures, seen_cards = editor.seen(procedures), editor.seen(cards)
+        editor.change(procedures, procedures.read_text(encoding="utf-8") + "\n")
+        [waiting] = [d for d in await editor.diagnostics(procedures, seen_procedures)
+                     if d.source == "rulewright" and d.code is None]
+        assert "not checked until the errors in cards.yaml are fixed" in waiting.message
+        published = await editor.diagnostics(cards, seen_cards)
+        assert any(d.code == "E203" and "`deck`" in d.message for d in published), published
+
+        await editor.stop()
+        assert b"Traceback" not in editor.stderr
+
+    asyncio.run(session())

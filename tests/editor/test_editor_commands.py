@@ -1,0 +1,48 @@
+"""``rulewright schemas DIR`` (the JSON Schemas for an editor, wherever a pack lives) and
+``rulewright lsp`` when the editor extra is not installed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+
+from rulewright.runtime.cli import main as rulewright
+from rulewright.schemas import schema_names
+
+KINDS = ("pack", "rules", "procedures", "dice", "cards", "spaces", "variants")
+
+
+def test_schemas_writes_every_shipped_schema(tmp_path, capsys):
+    target = tmp_path / "editor" / "schemas"
+    assert rulewright(["schemas", str(target)]) == 0
+    assert sorted(p.name for p in target.iterdir()) == sorted(f"{k}.schema.json" for k in KINDS)
+    assert schema_names() == sorted(f"{k}.schema.json" for k in KINDS)
+    for kind in KINDS:
+        shipped = resources.files("rulewright.schemas").joinpath(f"{kind}.schema.json")
+        assert (target / f"{kind}.schema.json").read_bytes() == shipped.read_bytes()
+        assert json.loads((target / f"{kind}.schema.json").read_text())["$id"].endswith(
+            f"/{kind}.schema.json")
+    assert f"wrote 7 schemas to {target}" in capsys.readouterr().err
+    assert rulewright(["schemas", str(target)]) == 0  # again: the files are replaced
+
+
+def test_schemas_into_a_file_is_a_usage_error(tmp_path, capsys):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    assert rulewright(["schemas", str(a_file)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"rulewright: error: {a_file} exists and is not a folder"
+    assert rulewright(["schemas", str(a_file / "inside")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_lsp_without_the_editor_extra_says_how_to_install_it():
+    script = ("import sys; sys.modules['pygls'] = None; "
+              "from rulewright.runtime.cli import main; sys.exit(main(['lsp']))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 2
+    assert "pip install 'rulewright[editor]'" in run.stderr
+    assert "Traceback" not in run.stderr and run.stdout == ""
