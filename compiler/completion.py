@@ -629,7 +629,7 @@ def _keys(snapshot: Snapshot | None, kind: str | None, document: Document,
                                         insert_text=f"{key}: ", rank=0)
     names_kind = _named_keys(snapshot, kind, mapping)
     if names_kind is not None:
-        for name in sorted(snapshot.table.names_of({names_kind})):
+        for name in snapshot.names_of_kind(names_kind):
             if name not in present:
                 items.setdefault(name, _global(snapshot, name, names_kind, rank=0))
     return list(items.values())
@@ -672,4 +672,4 @@ def _named_values(snapshot: Snapshot | None, kind: str,
     if named == "enum_value":  # the values of the enum the names seen there belong to
         return [(value, named) for values in snapshot.pack.enums.values()
                 if seen & set(values) for value in values]
-    return [(name, named) for name in sorted(snapshot.table.names_of({named}))]
+    return [(name, named) for name in snapshot.names_of_kind(named)]

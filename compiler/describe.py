@@ -110,7 +110,8 @@ def _body(pack: Pack | None, symbol: Symbol) -> str:
         if kind == "resource":
             facts.append(f"never below {d.min}")
             if d.max is not None:
-                facts.append(f"at most {d.max}" + (" (a constant)" if isinstance(d.max, str) else ""))
+                named = " (a constant)" if isinstance(d.max, str) else ""
+                facts.append(f"at most {d.max}{named}")
         if d.visibility != "public":
             facts.append("only its owner sees it")
         return "; ".join(facts).capitalize() + "."

@@ -186,7 +186,8 @@ class RulewrightServer(LanguageServer):
         previous = self._published.get(root, set())
         blocking = _files_with_errors(snapshot) if snapshot.pack is None else []
         for path in sorted(paths | previous):
-            found = [self.to_lsp_diagnostic(d, snapshot) for d in snapshot.diagnostics.get(path, [])]
+            found = [self.to_lsp_diagnostic(d, snapshot)
+                     for d in snapshot.diagnostics.get(path, [])]
             found += self._modeline_notes(path, snapshot)
             if blocking and not snapshot.diagnostics.get(path) and snapshot.file(path):
                 found.append(self._not_checked(blocking, snapshot))
@@ -499,7 +500,8 @@ def write_schemas_command(ls: RulewrightServer, folder: str) -> None:
             message=f"rulewright: cannot write the schemas to {folder}: {error.strerror or error}"))
         return
     ls.window_show_message(types.ShowMessageParams(
-        type=types.MessageType.Info, message=f"rulewright: wrote {len(written)} schemas to {folder}"))
+        type=types.MessageType.Info,
+        message=f"rulewright: wrote {len(written)} schemas to {folder}"))
     for root in {ls.packs.pack_root(p) for p in ls.packs.buffers} - {None}:
         ls.publish(root)
 

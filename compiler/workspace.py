@@ -279,6 +279,13 @@ class Snapshot:
         self._index()
         return list(self._symbols.get(name, ()))
 
+    def names_of_kind(self, kind: str) -> list[str]:
+        """Every name with a definition of ``kind`` (``coin`` is an icon even if it is a
+        resource too), sorted."""
+        self._index()
+        return sorted(name for name, symbols in self._symbols.items()
+                      if any(s.kind == kind for s in symbols))
+
     def references(self, name: str) -> list[Use]:
         """Every use of ``name``, in effect text and data fields, in file order."""
         self._index()

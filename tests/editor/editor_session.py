@@ -88,6 +88,11 @@ class EditorSession:
             text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=version),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
 
+    def close(self, path: Path) -> None:
+        """Close the buffer of ``path`` (the file on disk counts again)."""
+        self.client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(path))))
+
     async def stop(self) -> None:
         """Shut the server down as an editor does: ``shutdown``, then ``exit``."""
         await self.client.shutdown_async(None)

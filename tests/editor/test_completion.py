@@ -143,3 +143,10 @@ def test_a_block_key_on_a_new_line(workspace):
                     "    params: [i]\n    \n", "    params: [i]\n    ")
     assert {"label", "text", "available", "description"} <= set(items)
     assert "params" not in items and "effect" not in items
+
+
+def test_a_die_face_offers_every_icon_even_one_named_like_a_resource(workspace):
+    items = offered(workspace, "dice.yaml", "faces: [[coin], [coin]", "faces: [[coin], []",
+                    "faces: [[coin], [")
+    assert set(items) == {"coin", "favor", "influence", "artisanry", "magic", "wild"}
+    assert all(item.kind == "icon" for item in items.values())

@@ -214,12 +214,28 @@ def test_symbols_schemas_refusals_and_files_outside_a_pack(tmp_path):
             text_document=doc(procedures), position=at, new_name="coin"))
         assert refused is None
         assert any("cannot rename: 'coin' is already" in m for m in editor.messages)
-        keyword = await editor.client.text_document_prepare_rename_async(
-            types.PrepareRenameParams(text_document=doc(procedures),
-                                      position=types.Position(line=at.line, character=at.character - 3)))
-        assert keyword is None  # `1` is not an id
+        on_a_number = types.Position(line=at.line, character=at.character - 2)
+        assert await editor.client.text_document_prepare_rename_async(types.PrepareRenameParams(
+            text_document=doc(procedures), position=on_a_number)) is None  # `1` is not an id
+
+        # ranges count what the editor counts: UTF-16 code units (😋 is two of them)
+        editor.open(cards)
+        space = '{id: anvil, requires: "it.tier >= 1", effect: "gain 2 influence"}'
+        emoji = ('{id: anvil, description: "⚒😋", requires: "it.tier >= 1", '
+                 'effect: "gain 2 influense"}')
+        typed = cards.read_text(encoding="utf-8").replace(space, emoji)
+        seen, seen_procedures = editor.seen(cards), editor.seen(procedures)
+        editor.change(cards, typed)
+        [error] = [d for d in await editor.diagnostics(cards, seen) if d.code == "E301"]
+        await editor.diagnostics(procedures, seen_procedures)  # the same round, both files
+        line = typed.split("\n")[error.range.start.line]
+        before = line[:line.index("influense")]
+        assert error.range.start.character == len(before.encode("utf-16-le")) // 2
+        assert error.range.end.character == error.range.start.character + len("influense")
+        editor.change(cards, cards.read_text(encoding="utf-8"))
 
         # an error in a closed file: it is published, and the open file says why it waits
+        editor.close(cards)
         cards.write_text(broken, encoding="utf-8")
         seen_procedures, seen_cards = editor.seen(procedures), editor.seen(cards)
         editor.change(procedures, procedures.read_text(encoding="utf-8") + "\n")
