@@ -33,11 +33,11 @@ from .describe import summary
 from .loader import MANIFEST
 from .model import EffectText, Loc
 from .names import INTRINSIC_PROPERTIES, KIND_WORDS
-from .parser import EffectSyntaxError, grammar, parse
+from .parser import MAX_LENGTH, EffectSyntaxError, grammar, parse
 from .resolve import AMOUNT_KINDS, EffectSite, name_uses
 from .schema_check import CONTENT_KINDS, load_schema
 from .workspace import PackFile, Snapshot, field_pattern
-from .yaml_loader import Document, load_yaml_text
+from .yaml_loader import Document, load_yaml_bytes, normalise_newlines
 
 __all__ = ["Completion", "complete"]
 
@@ -66,7 +66,7 @@ def complete(snapshot: Snapshot | None, path: str, text: str, line: int,
              column: int) -> list[Completion]:
     """What may be written at (line, column) of the buffer ``text`` of file ``path``, using
     the names of ``snapshot`` (the pack's last compile that loaded)."""
-    document, _ = load_yaml_text(text, path)
+    document = _load(text, path)
     if document is not None and snapshot is not None:
         relative = os.path.relpath(os.path.abspath(path), snapshot.root).replace(os.sep, "/")
         buffer = PackFile(relative, os.path.normpath(os.path.abspath(path)), document.text,
@@ -107,23 +107,29 @@ def _scalar_before(buffer: PackFile, line: int, column: int) -> tuple | None:
     return found
 
 
-def _entry_id(document: Document, path: tuple) -> tuple[int, Any]:
-    """How deep the innermost entry (a mapping with an ``id``) around ``path`` is, and its id."""
+def _load(text: str, path: str) -> Document | None:
+    """The buffer as a document, within the loader's size limit (None if it does not load)."""
+    return load_yaml_bytes(text.encode("utf-8", "surrogatepass"), path)[0]
+
+
+def _entry(document: Document, path: tuple) -> tuple[int, dict | None]:
+    """The innermost entry (a mapping with an ``id``) around ``path``, and how deep it is."""
     for cut in range(len(path) - 1, 0, -1):
         try:
             entry = document.value(path[:cut])
         except (KeyError, IndexError, TypeError):
             return cut, None
         if isinstance(entry, dict) and "id" in entry:
-            return cut, entry["id"]
+            return cut, entry
     return 0, None
 
 
 def _same_entry(snapshot: Snapshot, relative: str, path: tuple, document: Document) -> bool:
     """Whether ``path`` in the buffer is in the entry it was in when the snapshot was made
     (entries inserted above it move it)."""
-    compiled = snapshot.files[relative].document
-    return _entry_id(document, path) == _entry_id(compiled, path)
+    (cut, now), (cut_then, then) = _entry(document, path), \
+        _entry(snapshot.files[relative].document, path)
+    return cut == cut_then and (now or {}).get("id") == (then or {}).get("id")
 
 
 def _site_like(snapshot: Snapshot, relative: str, path: tuple,
@@ -135,13 +141,9 @@ def _site_like(snapshot: Snapshot, relative: str, path: tuple,
     if site is None:
         return None
     bound = site.bound
-    for cut in range(len(path) - 1, 0, -1):
-        entry = document.value(path[:cut])
-        if isinstance(entry, dict) and "id" in entry:
-            params = entry.get("params")
-            if isinstance(params, list):
-                bound = frozenset(p for p in params if isinstance(p, str))
-            break
+    _, entry = _entry(document, path)
+    if entry is not None and isinstance(entry.get("params"), list):
+        bound = frozenset(p for p in entry["params"] if isinstance(p, str))
     text = EffectText(document.value(path), site.text.loc, site.rule)
     return EffectSite(text, site.rule, bound, None, site.role)
 
@@ -150,7 +152,10 @@ def _offset_at(document: Document, path: tuple, value: str, line: int,
                column: int) -> tuple[int, str] | None:
     """Where the cursor is in the loaded string: ``(offset, extra)``, ``extra`` being a space
     when the cursor stands in white space the loaded string has lost (after a plain scalar's
-    last word). None when the cursor is not inside the string (on its closing quote)."""
+    last word). None when the cursor is not inside the string (on its closing quote), or the
+    string is longer than effect text may be."""
+    if len(value) > MAX_LENGTH:
+        return None
     lines = document.lines
     cursor = lines.index(line - 1, column - 1)
     mapping = document.offset_map(path)
@@ -168,6 +173,8 @@ def _offset_at(document: Document, path: tuple, value: str, line: int,
     gap = document.text[best_index:cursor]
     if gap.strip():
         return None
+    if best_offset < len(value) and value[best_offset].isspace():
+        return best_offset + 1, ""  # in a line break YAML folded into this space
     return best_offset, " "
 
 
@@ -257,7 +264,7 @@ def _keyword_shapes() -> dict[str, list[tuple[str, tuple[str, ...], str]]]:
     begins with, and the rule read out (``draw expr from expr to expr``), a keyword's
     one-line description."""
     terminals = _terminals()
-    shapes: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    shapes: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
     for rule in grammar().rules:
         expansion = rule.expansion
         if not expansion or not expansion[0].is_term:
@@ -473,7 +480,7 @@ def _complete_yaml(snapshot: Snapshot | None, path: str, text: str, line: int,
                    column: int) -> list[Completion]:
     """Keys and values the schema allows at the cursor (and names, in fields that name a
     definition)."""
-    lines = text.split("\n")
+    lines = normalise_newlines(text).split("\n")
     if not 1 <= line <= len(lines):
         return []
     current = lines[line - 1]
@@ -485,7 +492,7 @@ def _complete_yaml(snapshot: Snapshot | None, path: str, text: str, line: int,
         return []
     replaced, at_key = probe
     probed = "\n".join(lines[:line - 1] + [replaced] + lines[line:])
-    document, _ = load_yaml_text(probed, path)
+    document = _load(probed, path)
     if document is None:
         return []
     found = _find_probe(document.data, ())

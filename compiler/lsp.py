@@ -175,6 +175,16 @@ class RulewrightServer(LanguageServer):
                 message="rulewright: the compiler failed:\n" + traceback.format_exc()))
             return None
 
+    def loaded_for(self, root: str, path: str) -> Snapshot | None:
+        """While the pack does not load (another file is half written), its last compile
+        that loaded, if ``path`` has not changed since: its positions still hold there."""
+        loaded = self.packs.latest_loaded(root)
+        known = loaded.file(path) if loaded is not None else None
+        text = self.buffer_text(path)
+        if known is None or (text is not None and normalise_newlines(text) != known.text):
+            return None
+        return loaded
+
     def publish(self, root: str) -> None:
         """Publish the diagnostics of every file of the pack that is open, has diagnostics,
         or had some last time."""
@@ -345,14 +355,18 @@ def _item(item: Completion) -> types.CompletionItem:
         sort_text=f"{item.rank}{item.label}")
 
 
-def _name_under_cursor(ls: RulewrightServer, uri: str,
-                       position: types.Position) -> tuple[Snapshot, str, Loc | None] | None:
-    """The current snapshot, the defined or used name at the cursor, and where it is."""
+def _name_under_cursor(ls: RulewrightServer, uri: str, position: types.Position,
+                       current_only: bool = False) -> tuple[Snapshot, str, Loc] | None:
+    """The snapshot, the defined or used name at the cursor, and where it is. While the pack
+    does not load, the last compile that did answers for files unchanged since, unless
+    ``current_only`` (a rename must see every file as it is now)."""
     path, root = ls.root_of(uri)
     if root is None:
         return None
     snapshot = ls.current(root)
-    if snapshot is None or snapshot.pack is None:
+    if snapshot is not None and snapshot.pack is None:
+        snapshot = None if current_only else ls.loaded_for(root, path)
+    if snapshot is None:
         return None
     line, column = ls.from_position(ls.file_lines(path, snapshot), position)
     found = snapshot.name_at(path, line, column)
@@ -430,7 +444,7 @@ def document_symbol(ls: RulewrightServer,
 def prepare_rename(ls: RulewrightServer,
                    params: types.PrepareRenameParams) -> types.Range | None:
     """The id at the cursor, if it is one the pack defines."""
-    found = _name_under_cursor(ls, params.text_document.uri, params.position)
+    found = _name_under_cursor(ls, params.text_document.uri, params.position, current_only=True)
     if found is None or not found[0].definitions(found[1]):
         return None
     snapshot, _, loc = found
@@ -441,8 +455,14 @@ def prepare_rename(ls: RulewrightServer,
 def rename(ls: RulewrightServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
     """Rename the id at the cursor everywhere in the pack (refused, with the reason shown,
     when that would change what the pack means)."""
-    found = _name_under_cursor(ls, params.text_document.uri, params.position)
+    found = _name_under_cursor(ls, params.text_document.uri, params.position, current_only=True)
     if found is None:
+        _, root = ls.root_of(params.text_document.uri)
+        snapshot = ls.current(root) if root is not None else None
+        if snapshot is not None and snapshot.pack is None:
+            ls.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error, message="rulewright: cannot rename: the pack "
+                "does not load; fix its errors first, so that every use is known"))
         return None
     snapshot, name, _ = found
     try:

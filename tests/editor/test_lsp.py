@@ -244,6 +244,16 @@ def test_symbols_schemas_refusals_and_files_outside_a_pack(tmp_path):
         assert "not checked until the errors in cards.yaml are fixed" in waiting.message
         published = await editor.diagnostics(cards, seen_cards)
         assert any(d.code == "E203" and "`deck`" in d.message for d in published), published
+        # files unchanged since the last compile that loaded still answer
+        variants = pack / "variants.yaml"
+        shown = await editor.client.text_document_hover_async(types.HoverParams(
+            text_document=doc(variants),
+            position=position_of(variants.read_text(encoding="utf-8"), "play_round")))
+        assert "is a procedure of variant `two_player`" in shown.contents.value
+        assert await editor.client.text_document_rename_async(types.RenameParams(
+            text_document=doc(variants), new_name="round_of_play",
+            position=position_of(variants.read_text(encoding="utf-8"), "play_round"))) is None
+        assert any("the pack does not load" in m for m in editor.messages)
 
         await editor.stop()
         assert b"Traceback" not in editor.stderr
