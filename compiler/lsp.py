@@ -301,6 +301,29 @@ def _opened_or_changed(ls: RulewrightServer, uri: str) -> None:
         ls.schedule(root)
 
 
+@server.feature(types.INITIALIZED)
+def initialized(ls: RulewrightServer, params: types.InitializedParams) -> None:
+    """Ask the editor to report changes to YAML files on disk (a checkout, another program),
+    if it can: files of a pack that are not open count too."""
+    workspace = ls.client_capabilities.workspace
+    watching = workspace.did_change_watched_files if workspace else None
+    if watching is not None and watching.dynamic_registration:
+        ls.client_register_capability(types.RegistrationParams(registrations=[
+            types.Registration(
+                id="rulewright-yaml-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")]))]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def watched_files_changed(ls: RulewrightServer,
+                          params: types.DidChangeWatchedFilesParams) -> None:
+    """Files changed on disk: check the packs they belong to again."""
+    roots = {ls.root_of(change.uri)[1] for change in params.changes}
+    for root in sorted(r for r in roots if r is not None):
+        ls.schedule(root)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: RulewrightServer, params: types.DidOpenTextDocumentParams) -> None:
     """A file was opened: check its pack with the buffer's text."""

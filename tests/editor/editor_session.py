@@ -31,6 +31,7 @@ class EditorSession:
         self.client = LanguageClient("rulewright-tests", "1")
         self.published: dict[str, list[list[types.Diagnostic]]] = {}
         self.messages: list[str] = []
+        self.registrations: list[types.Registration] = []
         self.stderr = b""
         self._versions: dict[str, int] = {}
         self._arrived = asyncio.Condition()
@@ -49,13 +50,30 @@ class EditorSession:
         def on_log(params: types.LogMessageParams) -> None:
             self.messages.append(params.message)
 
-    async def start(self, folder: Path) -> types.InitializeResult:
-        """Start the server and initialize it with ``folder`` as the workspace."""
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def on_register(params: types.RegistrationParams) -> None:
+            self.registrations.extend(params.registrations)
+
+    async def start(self, folder: Path, watches_files: bool = False) -> types.InitializeResult:
+        """Start the server and initialize it with ``folder`` as the workspace (an editor
+        that can watch files for the server if ``watches_files``)."""
         await self.client.start_io(sys.executable, "-m", "rulewright.runtime.cli", "lsp")
         self._stderr_task = asyncio.create_task(self._drain_stderr())
-        return await self.client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(), root_uri=uri(folder),
+        capabilities = types.ClientCapabilities()
+        if watches_files:
+            capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                    dynamic_registration=True)))
+        result = await self.client.initialize_async(types.InitializeParams(
+            capabilities=capabilities, root_uri=uri(folder),
             workspace_folders=[types.WorkspaceFolder(uri=uri(folder), name=folder.name)]))
+        self.client.initialized(types.InitializedParams())
+        return result
+
+    def file_changed_on_disk(self, path: Path) -> None:
+        """Tell the server that ``path`` changed on disk (as an editor watching files does)."""
+        self.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(path), type=types.FileChangeType.Changed)]))
 
     async def _drain_stderr(self) -> None:
         stream = self.client._server.stderr

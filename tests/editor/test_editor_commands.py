@@ -46,3 +46,12 @@ def test_lsp_without_the_editor_extra_says_how_to_install_it():
     assert run.returncode == 2
     assert "pip install 'rulewright[editor]'" in run.stderr
     assert "Traceback" not in run.stderr and run.stdout == ""
+
+
+def test_the_server_reuses_the_compiler_and_never_imports_the_runtime():
+    script = ("import sys, rulewright.compiler.lsp; "
+              "print(sorted(m for m in sys.modules if m.startswith('rulewright.runtime')))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"

@@ -259,3 +259,27 @@ def test_symbols_schemas_refusals_and_files_outside_a_pack(tmp_path):
         assert b"Traceback" not in editor.stderr
 
     asyncio.run(session())
+
+
+def test_a_file_changed_on_disk_is_checked_again(tmp_path):
+    pack = Path(shutil.copytree(REFERENCE, tmp_path / "game" / "packs" / "reference"))
+    procedures, dice = pack / "procedures.yaml", pack / "dice.yaml"
+
+    async def session():
+        editor = EditorSession()
+        await editor.start(tmp_path, watches_files=True)
+        editor.open(procedures)
+        await editor.diagnostics(procedures, 0)
+        [watch] = editor.registrations
+        assert watch.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        # another program (a checkout) breaks a file nobody has open
+        dice.write_text(dice.read_text(encoding="utf-8").replace("[magic]", "[magik]"),
+                        encoding="utf-8")
+        seen = editor.seen(dice)
+        editor.file_changed_on_disk(dice)
+        [error] = [d for d in await editor.diagnostics(dice, seen) if d.code == "E301"]
+        assert "unknown icon 'magik' (did you mean 'magic'?)" in error.message
+        await editor.stop()
+        assert b"Traceback" not in editor.stderr
+
+    asyncio.run(session())
