@@ -288,8 +288,9 @@ class DataReference:
 
 
 def data_references(pack: Pack, kind: str, doc: Document) -> list[DataReference]:
-    """Every name that ``doc``, a schema-valid content document of ``kind`` in ``pack``,
-    writes as data, known to the pack or not (for an editor's go-to-definition and rename)."""
+    """Every name the reference check reads in ``doc``, a schema-valid content document of
+    ``kind`` in ``pack``, known to the pack or not (for an editor's go-to-definition and
+    rename)."""
     check = _ReferenceCheck(pack, doc)
     check.run(kind)
     return check.references
@@ -301,7 +302,7 @@ class _ReferenceCheck:
     zone, ``adjacent`` spaces, variant ``constants`` and ability ``modifiers`` constants, a
     component property's type ``int``/``str``/an enum; values of declared properties have that
     type. (Without this, a typo such as a face ``coim`` was silently accepted.) Every name
-    checked is kept in ``references``."""
+    it reads is kept in ``references``."""
 
     def __init__(self, pack: Pack, doc: Document) -> None:
         self.pack = pack
@@ -318,15 +319,9 @@ class _ReferenceCheck:
                     self.name(("rules", "zones", i, "refill_from"), self.pack.zones, "zone")
             for i, ctype in enumerate(rules.get("components", [])):
                 for prop, ptype in ctype.get("props", {}).items():
-                    where = ("rules", "components", i, "props", prop)
-                    if ptype in self.pack.enums:
-                        self.references.append(DataReference(where, ptype, "enum"))
-                    elif ptype not in ("int", "str"):
-                        self.unknown(where, ptype, "property type", ["int", "str", *self.pack.enums])
-            for i, resource in enumerate(rules.get("resources", [])):
-                if isinstance(resource.get("max"), str):  # checked with the effects (E301)
-                    self.references.append(DataReference(
-                        ("rules", "resources", i, "max"), resource["max"], "constant"))
+                    if ptype not in ("int", "str") and ptype not in self.pack.enums:
+                        self.unknown(("rules", "components", i, "props", prop), ptype,
+                                     "property type", ["int", "str", *self.pack.enums])
         elif kind == "dice":
             for i, die in enumerate(data.get("dice", [])):
                 base = ("dice", i)
@@ -409,9 +404,7 @@ class _ReferenceCheck:
             elif ptype == "str" and not isinstance(value, str):
                 self.diags.append(diagnostic(
                     "E202", where, f"property `{prop}` of a {ctype.id} must be text"))
-            elif ptype in self.pack.enums and value in self.pack.enums[ptype]:
-                self.references.append(DataReference(path + (prop,), value, "enum_value"))
-            elif ptype in self.pack.enums:
+            elif ptype in self.pack.enums and value not in self.pack.enums[ptype]:
                 from .diagnostics import did_you_mean
                 choices = self.pack.enums[ptype]
                 guess = did_you_mean(str(value), [str(c) for c in choices])

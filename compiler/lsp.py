@@ -24,12 +24,11 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from rulewright.schemas import write_schemas
-
 from .completion import Completion, complete
 from .describe import describe
 from .diagnostics import Diagnostic
 from .model import Loc
+from .schema_check import write_schemas
 from .workspace import RenameRefused, Snapshot, Workspace
 from .yaml_loader import normalise_newlines
 

@@ -435,6 +435,7 @@ class Snapshot:
                         doc = pack_file.document
                         loc = doc.key_loc(ref.path) if ref.at_key else doc.loc(ref.path)
                         self._use(ref.name, ref.kind, _name_loc(pack_file, loc, ref.name), False)
+        self._index_caps()
         kinds = build_names(pack)  # the kinds of global names (what the uses need)
         self._index_property_values(kinds)
         manifest = self.files.get(MANIFEST)
@@ -449,10 +450,23 @@ class Snapshot:
                     self._unlocated.setdefault(path, []).append((name, kind, site.text, span))
                     self._unlocated_files.setdefault(name, set()).add(path)
 
+    def _index_caps(self) -> None:
+        """A resource's ``max`` may name a constant (which modifiers can raise)."""
+        for resource in self.pack.resources.values():
+            pack_file = self.file(resource.loc.path)
+            if not isinstance(resource.max, str) or pack_file is None:
+                continue
+            at = pack_file.path_starting_at(resource.loc.line, resource.loc.column)
+            if at is not None and pack_file.document.has(at[:-1] + ("max",)):
+                loc = pack_file.document.loc(at[:-1] + ("max",))
+                self._use(resource.max, "constant", _name_loc(pack_file, loc, resource.max),
+                          False)
+
     def _index_property_values(self, kinds: NameTable) -> None:
-        """A property value written as a name the pack defines (``icon: shard`` on a printed
-        space) is a use of that name: effects compare such values with names. (Values of
-        properties whose type is an enum are data references already.)"""
+        """A property value written as a name the pack defines is a use of that name:
+        ``icon: shard`` on a printed space (effects compare such values with names), a die's
+        ``colour: red`` (a value of an enum), a component type's ``colour: colour`` (the enum
+        as the property's type)."""
         seen = {(u.loc.path, u.loc.line, u.loc.column) for us in self._uses.values() for u in us}
         for pack_file in self.files.values():
             if pack_file.kind is None:

@@ -162,7 +162,7 @@ def cmd_explain(args) -> int:
 
 def cmd_schemas(args) -> int:
     """Write the JSON Schemas of every kind of content file into a folder, for an editor."""
-    from rulewright.schemas import write_schemas
+    from rulewright.compiler.schema_check import write_schemas
 
     if os.path.exists(args.dir) and not os.path.isdir(args.dir):
         raise UsageError(f"{args.dir} exists and is not a folder")

@@ -117,6 +117,20 @@ def test_definitions_and_uses_cover_data_fields(pack):
     assert modifier.loc.path.endswith("cards.yaml")
     # `coin` is both a resource and an icon: both are definitions of the name
     assert {s.kind for s in snapshot.definitions("coin")} == {"resource", "icon"}
+    # an enum as a property's type, and its values written as property values
+    [as_type] = [u for u in snapshot.references("colour") if not u.in_effect]
+    assert as_type.loc.path.endswith("rules.yaml")
+    assert {Path(u.loc.path).name for u in snapshot.references("red")} == {"dice.yaml"}
+
+
+def test_a_cap_named_by_a_constant_is_a_use_of_it(pack):
+    rules = pack / "rules.yaml"
+    text = rules.read_text(encoding="utf-8").replace("max: 20,", "max: hand_size,")
+    _, snapshot = snapshot_of(pack, **{"rules.yaml": text})
+    rules.write_text(text, encoding="utf-8")
+    line, column = where(rules, "max: hand_size")
+    assert (line, column + len("max: ")) in [(u.loc.line, u.loc.column) for u in snapshot.references("hand_size")]
+    assert "rules.yaml" in {Path(p).name for p in snapshot.rename("hand_size", "hand_limit")}
 
 
 def test_the_entries_of_a_file_by_kind_with_what_they_hold(pack):
