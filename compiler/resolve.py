@@ -48,11 +48,15 @@ class EffectSite:
     role: str = ""  # "named" (a card's or space's effect run by `run`), "space", ""
 
 
-def check_pack(pack: Pack) -> list[Diagnostic]:
-    """Parse, resolve and kind-check every effect text of ``pack``; all problems at once."""
+def check_pack(pack: Pack, parsed: dict | None = None) -> list[Diagnostic]:
+    """Parse, resolve and kind-check every effect text of ``pack``; all problems at once.
+
+    Identical texts (many "gain 1 coin") are parsed once and share their tree. ``parsed``
+    keeps those parses, by text and entry rule, for a caller that checks the same pack again
+    and again (an editor, after each change): only the texts that changed are parsed again."""
     sites = list(effect_sites(pack))
     diags: list[Diagnostic] = []
-    parsed: dict = {}  # identical texts (many "gain 1 coin") are parsed once per compile
+    parsed = {} if parsed is None else parsed
     for site in sites:
         diags.extend(_parse_site(site, parsed))
     table = pack_names(pack, sites)

@@ -9,8 +9,10 @@ definition, references and rename are look-ups. Uses come from the compiler itse
 text, the names as the resolver read them; in data fields, the names the reference check read
 (``build.data_references``).
 
-A snapshot is reused until a buffer or a listed file on disk changes, and the documents of
-unchanged files are not loaded again.
+A snapshot is reused until a buffer or a listed file on disk changes. Then the pack is
+compiled again, all of it (the checks that span files need every file), but the parses of the
+effect texts that did not change are kept from one compile to the next, and the index of
+definitions and uses is built only when a request needs it.
 
 Names in effect text are symbols: ``coin`` the resource and ``coin`` the icon are the same word
 to the effects that use it, so a name's definitions are all the entries of that name, and a
@@ -49,6 +51,9 @@ _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 _GLOBAL_TABLES = ("resources", "tracks", "vars", "zones", "component_types", "dice", "cards",
                   "spaces", "procedures", "variants")
 """The pack's tables of :class:`Definition` records, each carrying its kind and location."""
+
+_MAX_PARSES = 50_000
+"""How many effect parses a pack's cache keeps between compiles before it starts afresh."""
 
 _VALUE_KINDS_READ_AS_PROPERTY = frozenset({"resource", "track", "var", "zone"})
 """Kinds of names ``p.NAME`` reads from a player (``p.coin``): such an attribute is a use."""
@@ -576,6 +581,7 @@ class Workspace:
         self._snapshots: dict[str, Snapshot] = {}
         self._loaded: dict[str, Snapshot] = {}
         self._files: dict[str, tuple[tuple, PackFile]] = {}
+        self._parses: dict[str, dict] = {}  # per pack: the effect parses kept between compiles
 
     def set_buffer(self, path: str, text: str) -> None:
         """The editor opened or changed ``path``: its text is now ``text``."""
@@ -639,7 +645,10 @@ class Workspace:
 
     def _compile(self, root: str) -> Snapshot:
         overlay = self._overlay(root)
-        pack, _graph, diagnostics = check_pack_full(root, root, overlay)
+        parsed = self._parses.setdefault(root, {})
+        if len(parsed) > _MAX_PARSES:  # every text ever typed is a key: start afresh
+            parsed.clear()
+        pack, _graph, diagnostics = check_pack_full(root, root, overlay, parsed)
         files: dict[str, PackFile] = {}
         manifest = self._load(root, MANIFEST, overlay, "pack")
         if manifest is not None:

@@ -193,3 +193,24 @@ def test_rename_is_refused_while_the_pack_has_errors(pack):
         encoding="utf-8").replace("gain 1 influence;", "gain 1 influense;")})
     with pytest.raises(RenameRefused, match="fix them first"):
         snapshot.rename("favor", "goodwill")
+
+
+def test_a_change_parses_again_only_the_effects_that_changed(pack):
+    workspace, first = snapshot_of(pack)
+    setup = first.pack.procedures["setup"].effect.tree
+    cards = pack / "cards.yaml"
+    edited = cards.read_text(encoding="utf-8").replace('"gain 1 coin"', '"gain 2 coin"', 1)
+    workspace.set_buffer(str(cards), edited)
+    second = workspace.snapshot(str(pack))
+    assert second is not first
+    assert second.pack.procedures["setup"].effect.tree is setup  # kept, not parsed again
+    assert second.pack.cards["harbor_master"].front.effects["setup"].text == "gain 2 coin"
+    # a kept parse is resolved again: a resource that no longer exists is reported (favor
+    # is still an icon, so `gain 1 favor` now names an icon where a resource must be)
+    rules = pack / "rules.yaml"
+    workspace.set_buffer(str(rules), rules.read_text(encoding="utf-8").replace(
+        "{id: favor, source: rulebook, scope: player, start: 0, min: 0, max: null, "
+        "visibility: public}", "{id: goodwill, source: rulebook, scope: player}"))
+    third = workspace.snapshot(str(pack))
+    wrong = [d for d in third.diagnostics[str(pack / "procedures.yaml")] if d.code == "E302"]
+    assert wrong and all(d.message.startswith("'favor' is an icon") for d in wrong)
