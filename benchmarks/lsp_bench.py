@@ -10,9 +10,10 @@ time includes the server's pause for typing (``DEBOUNCE_SECONDS``) and a compile
 pack with the unsaved buffer. Then time the requests an editor sends between changes, which
 the server answers from its cached compile: completion after ``gain 1``, hover, definition,
 references and document symbols. In the same process, the compile alone (``check_pack_full``
-with the buffer), the editor's snapshot (``Workspace.snapshot``: the compile and the documents
-it keeps) and the index of definitions and uses (built by the first navigation request after
-a change) are timed, to show where the time goes.
+with the buffer, as ``validate`` compiles), the editor's snapshot (``Workspace.snapshot``: the
+same compile with the parses of unchanged effect texts kept from the last one) and the index
+of definitions and uses (built by the first navigation request after a change) are timed, to
+show where the time goes.
 
 Times are wall-clock seconds (``time.perf_counter``); the machine's load moves them, so each
 figure comes with the others of the same run. ``--quick`` makes 3 changes (for the smoke test).
@@ -112,9 +113,9 @@ async def _session(pack: Path, target: Path, changes: int) -> dict:
 
 
 def _in_process(pack: Path, target: Path, changes: int) -> dict:
-    """For the same changes: the compile alone, the editor's snapshot (the compile and the
-    documents it keeps), and the index of definitions and uses that the first navigation
-    request after a change builds."""
+    """For the same changes: the compile alone, the editor's snapshot (the compile with the
+    parses it keeps), and the index of definitions and uses that the first navigation request
+    after a change builds."""
     relative = target.relative_to(pack).as_posix()
     original = target.read_text(encoding="utf-8")
     times: dict[str, list[float]] = {"compile": [], "snapshot": [], "index": []}

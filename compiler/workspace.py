@@ -221,20 +221,21 @@ class Snapshot:
 
     def site_at(self, relative: str, path: tuple) -> EffectSite | None:
         """The effect text written at YAML ``path`` of file ``relative``, as last compiled."""
-        return self._file_sites_cached(relative).get(path)
+        return self._sites_of_file(relative).get(path)
 
-    def _file_sites(self, relative: str) -> dict[tuple, EffectSite]:
-        pack_file = self.files.get(relative)
-        if pack_file is None:
-            return {}
-        out = {}
-        for site in self.sites:
-            loc = site.text.loc
-            if os.path.normpath(loc.path) == pack_file.path:
-                path = pack_file.path_starting_at(loc.line, loc.column)
-                if path is not None:
-                    out[path] = site
-        return out
+    def _sites_of_file(self, relative: str) -> dict[tuple, EffectSite]:
+        """The effect sites of one file by the YAML path of their text (worked out once)."""
+        found = self._sites_by_path.get(relative)
+        if found is None:
+            found = self._sites_by_path[relative] = {}
+            pack_file = self.files.get(relative)
+            for site in self.sites if pack_file is not None else ():
+                loc = site.text.loc
+                if os.path.normpath(loc.path) == pack_file.path:
+                    path = pack_file.path_starting_at(loc.line, loc.column)
+                    if path is not None:
+                        found[path] = site
+        return found
 
     def site_of_field(self, kind: str | None, pattern: tuple) -> EffectSite | None:
         """An effect written in the same field of another entry of a file of ``kind``:
@@ -242,15 +243,9 @@ class Snapshot:
         if self._sites_by_field is None:
             self._sites_by_field = {}
             for relative, pack_file in self.files.items():
-                for path, site in self._file_sites_cached(relative).items():
+                for path, site in self._sites_of_file(relative).items():
                     self._sites_by_field.setdefault((pack_file.kind, field_pattern(path)), site)
         return self._sites_by_field.get((kind, pattern))
-
-    def _file_sites_cached(self, relative: str) -> dict[tuple, EffectSite]:
-        sites = self._sites_by_path.get(relative)
-        if sites is None:
-            sites = self._sites_by_path[relative] = self._file_sites(relative)
-        return sites
 
     def named_field(self, kind: str | None, pattern: tuple) -> tuple[str, frozenset[str]] | None:
         """For a field that names definitions: the kind it names and the names written in
