@@ -548,7 +548,25 @@ def write_schemas_command(ls: RulewrightServer, folder: str) -> None:
         ls.publish(root)
 
 
+class _OneLine(logging.Formatter):
+    """A log record on one line: a malformed message from the editor is reported, not
+    dumped as a traceback on stderr."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        lines = record.getMessage().splitlines() or [""]
+        text = f"rulewright lsp: {lines[0]}"  # pygls puts tracebacks on the following lines
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            text += f" ({type(error).__name__}: {error})"
+        return " ".join(text.split())
+
+
 def serve() -> None:
     """Run the server on stdin and stdout until the editor shuts it down."""
-    logging.getLogger("pygls").setLevel(logging.ERROR)
+    handler = logging.StreamHandler()
+    handler.setFormatter(_OneLine())
+    pygls_log = logging.getLogger("pygls")
+    pygls_log.setLevel(logging.ERROR)
+    pygls_log.addHandler(handler)
+    pygls_log.propagate = False
     server.start_io()

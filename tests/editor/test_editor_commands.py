@@ -55,3 +55,17 @@ def test_the_server_reuses_the_compiler_and_never_imports_the_runtime():
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_messages_that_are_not_the_protocol_get_one_line_each_and_no_traceback():
+    def framed(body: bytes) -> bytes:
+        return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    stream = b"".join(framed(body) for body in (
+        b"{}", b"not json", b'{"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", '
+        b'"params": {"bad": 1}}'))
+    run = subprocess.run([sys.executable, "-m", "rulewright.runtime.cli", "lsp"], input=stream,
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0  # the editor closed the stream: the server ends
+    lines = run.stderr.decode().splitlines()
+    assert lines and all(line.startswith("rulewright lsp: ") for line in lines)
+    assert b"Traceback" not in run.stderr
