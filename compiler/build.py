@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from dataclasses import dataclass
 from typing import Any
 
 from .diagnostics import Diagnostic, diagnostic, file_start
@@ -383,6 +384,27 @@ def _unlisted_files(root: str, manifest: Document) -> list[Diagnostic]:
             for relative in found]
 
 
+@dataclass(frozen=True)
+class DataReference:
+    """A name written as data (not effect text): the YAML path of the value (or of the mapping
+    key, when ``at_key``), the name, and the kind of definition it names (``compiler.names``
+    kinds: ``zone``, ``icon``, ``constant``, ...)."""
+
+    path: Path
+    name: str
+    kind: str
+    at_key: bool = False
+
+
+def data_references(pack: Pack, kind: str, doc: Document) -> list[DataReference]:
+    """Every name the reference check reads in ``doc``, a schema-valid content document of
+    ``kind`` in ``pack``, known to the pack or not (for an editor's go-to-definition and
+    rename)."""
+    check = _ReferenceCheck(pack, doc)
+    check.run(kind)
+    return check.references
+
+
 class _ReferenceCheck:
     """Names written as data (not effect text) must name something of the right kind: die
     faces name icons, a die's, card's or space's ``type`` a component type, ``zone``/``deck``/
@@ -391,12 +413,13 @@ class _ReferenceCheck:
     accepted.) Numbers that contradict each other are E204 (a resource's ``min`` above its
     ``max`` or a ``start`` outside them, a track's ``start`` past its end, a reward at a
     position the marker never reaches, a variant's ``players`` min above its max); an entry
-    of which no copy exists is W201."""
+    of which no copy exists is W201. Every name it reads is kept in ``references``."""
 
     def __init__(self, pack: Pack, doc: Document) -> None:
         self.pack = pack
         self.doc = doc
         self.diags: list[Diagnostic] = []
+        self.references: list[DataReference] = []
 
     def run(self, kind: str) -> list[Diagnostic]:
         data = self.doc.data
@@ -517,10 +540,12 @@ class _ReferenceCheck:
 
     def name(self, path: Path, table, what: str) -> None:
         value = self.doc.value(path)
+        self.references.append(DataReference(path, value, what.replace(" ", "_")))
         if value not in table:
             self.unknown(path, value, what, table)
 
     def key(self, path: Path, table, what: str) -> None:
+        self.references.append(DataReference(path, path[-1], what.replace(" ", "_"), True))
         if path[-1] not in table:
             self.unknown(path, path[-1], what, table, at_key=True)
 
@@ -530,6 +555,7 @@ class _ReferenceCheck:
         where = path + ("type",)
         if not self.doc.has(where):
             return
+        self.references.append(DataReference(where, name, "component_type"))
         ctype = self.pack.component_types.get(name)
         if ctype is None:
             self.unknown(where, name, "component type", self.pack.component_types)

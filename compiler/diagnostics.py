@@ -110,20 +110,9 @@ def at_span(text: EffectText, span: tuple[int, int], code: str, message: str,
             hint: str = "") -> Diagnostic:
     """A diagnostic at ``span`` (start and end offsets) of an effect text, mapped to the
     YAML file's line and column (also inside folded and literal block strings)."""
-    start, end = span
-    loc = text.loc
-    if text.offset_map is None:
-        line, column = loc.line, loc.column + start
-        end_line, end_column = loc.line, loc.column + max(end, start)
-    else:
-        line, column = text.offset_map(start)
-        if end > start:
-            end_line, end_column = text.offset_map(end - 1)
-            end_column += 1
-        else:
-            end_line, end_column = line, column
-    return Diagnostic(loc.path, line, column, end_line, end_column, severity_of(code), code,
-                      message, hint)
+    loc = text.span_loc(*span)
+    return Diagnostic(loc.path, loc.line, loc.column, loc.end_line, loc.end_column,
+                      severity_of(code), code, message, hint)
 
 
 def file_start(path: str) -> Loc:

@@ -2,7 +2,8 @@
 
 ``explain_effect(node)`` turns one parsed effect, expression, trigger or needs list into a
 sentence ("You may pay 2 Coin to gain 1 Point."); ``explain_card(pack, card_id)`` writes a
-card's rules text: properties, named effects, abilities, spaces and its back side.
+card's rules text: properties, named effects, abilities, spaces and its back side;
+``explain_procedure(procedure)`` a procedure's.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 import contextvars
 
 from . import ir
-from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
+from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDef
 from .parser import EffectSyntaxError, parse
 
-__all__ = ["explain_effect", "explain_card", "humanise"]
+__all__ = ["explain_effect", "explain_card", "explain_procedure", "humanise"]
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in"}
@@ -352,3 +353,16 @@ def _explain_card(pack: Pack, card_id: str) -> str:
         lines.append("Back (upgraded side):")
         lines += ["  " + line for line in _side(card.back)]
     return "\n".join(lines)
+
+
+def explain_procedure(procedure: ProcedureDef) -> str:
+    """The rules text of a procedure: ``name(params): what it does.`` (for a procedure with a
+    ``value``, the value it computes)."""
+    params = f"({', '.join(procedure.params)})" if procedure.params else ""
+    if procedure.effect is not None:
+        body = _explain_text(procedure.effect, "effect")
+    elif procedure.value is not None:
+        body = _explain_text(procedure.value, "expr")
+    else:
+        body = "Nothing."
+    return f"{procedure.id}{params}: {body}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import posixpath
+from typing import Mapping
 
 from .build import build_pack
 from .diagnostics import Diagnostic, diagnostic, file_start, has_errors
@@ -39,11 +40,21 @@ def _inside_pack(relative: str) -> bool:
     return not (posixpath.isabs(normal) or normal == ".." or normal.startswith("../"))
 
 
-def load_content_file(path: str, display_path: str,
-                      limits: Limits = Limits()) -> tuple[str | None, Document | None, list[Diagnostic]]:
+def _load_yaml(path: str, display_path: str, limits: Limits,
+               text: str | None) -> tuple[Document | None, list[Diagnostic]]:
+    """The YAML file at ``path``, or ``text`` in its place when given (an unsaved buffer),
+    checked for size and encoding exactly as the file's bytes would be."""
+    if text is None:
+        return load_yaml_file(path, display_path, limits)
+    return load_yaml_bytes(text.encode("utf-8", "surrogatepass"), display_path, limits)
+
+
+def load_content_file(path: str, display_path: str, limits: Limits = Limits(),
+                      text: str | None = None) -> tuple[str | None, Document | None, list[Diagnostic]]:
     """Load one content file and check it against its kind's schema:
-    ``(kind, document, diagnostics)``; kind and document are None if it could not be loaded."""
-    doc, diags = load_yaml_file(path, display_path, limits)
+    ``(kind, document, diagnostics)``; kind and document are None if it could not be loaded.
+    ``text``, when given, is read instead of the file (an editor's unsaved buffer)."""
+    doc, diags = _load_yaml(path, display_path, limits, text)
     if doc is None:
         return None, None, diags
     kind, kind_diags = detect_kind(doc)
@@ -53,22 +64,27 @@ def load_content_file(path: str, display_path: str,
     return kind, doc, diags
 
 
-def load_pack(root: str, display_root: str | None = None,
-              limits: Limits = Limits()) -> tuple[Pack | None, list[Diagnostic]]:
+def load_pack(root: str, display_root: str | None = None, limits: Limits = Limits(),
+              sources: Mapping[str, str] | None = None) -> tuple[Pack | None, list[Diagnostic]]:
     """Load the pack in folder ``root``. Diagnostics name files ``display_root`` (default:
     ``root`` as given) joined with their path inside the pack. Returns the pack, or None when
-    any error was found, and every diagnostic of every file."""
+    any error was found, and every diagnostic of every file.
+
+    ``sources`` maps paths inside the pack (``pack.yaml``, ``cards/market.yaml``, as
+    normalised with ``/``) to text that is read instead of those files: an editor's unsaved
+    buffers."""
+    overlay = sources or {}
     shown_root = root if display_root is None else display_root
     manifest_shown = _display(shown_root, MANIFEST)
     if not os.path.isdir(root):
         return None, [diagnostic("E001", file_start(shown_root or root),
                                  f"pack folder '{shown_root or root}' not found")]
     manifest_path = os.path.join(root, MANIFEST)
-    if not os.path.isfile(manifest_path):
+    if MANIFEST not in overlay and not os.path.isfile(manifest_path):
         return None, [diagnostic("E001", file_start(manifest_shown),
                                  f"the pack folder has no {MANIFEST}",
                                  "every pack starts with a manifest naming its files")]
-    manifest, diags = load_yaml_file(manifest_path, manifest_shown, limits)
+    manifest, diags = _load_yaml(manifest_path, manifest_shown, limits, overlay.get(MANIFEST))
     if manifest is not None:
         diags += check_document(manifest, "pack")
     documents: list[tuple[str, Document]] = []
@@ -86,11 +102,12 @@ def load_pack(root: str, display_root: str | None = None,
             continue
         seen[normal] = index
         path = os.path.join(root, normal)
-        if not os.path.isfile(path):
+        if normal not in overlay and not os.path.isfile(path):
             diags.append(diagnostic("E001", where,
                                     f"'{relative}' is listed in {MANIFEST} but does not exist"))
             continue
-        kind, doc, file_diags = load_content_file(path, _display(shown_root, relative), limits)
+        kind, doc, file_diags = load_content_file(path, _display(shown_root, relative), limits,
+                                                  overlay.get(normal))
         diags += file_diags
         if kind is not None and not has_errors(file_diags):
             documents.append((kind, doc))

@@ -36,6 +36,17 @@ class EffectText:
     offset_map: Any = None  # callable(offset) -> (line, column) in the YAML file
     tree: ir.Node | None = None  # filled by the parser; None if it failed to parse
 
+    def span_loc(self, start: int, end: int) -> Loc:
+        """Where characters ``start:end`` of the text are written in the YAML file."""
+        loc = self.loc
+        if self.offset_map is None:
+            return Loc(loc.path, loc.line, loc.column + start, loc.line, loc.column + max(end, start))
+        line, column = self.offset_map(start)
+        if end <= start:
+            return Loc(loc.path, line, column, line, column)
+        end_line, end_column = self.offset_map(end - 1)
+        return Loc(loc.path, line, column, end_line, end_column + 1)
+
 
 @dataclass
 class Definition:

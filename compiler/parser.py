@@ -20,7 +20,8 @@ from lark.utils import TextSlice
 
 from . import ir
 
-__all__ = ["EffectSyntaxError", "parse", "START_RULES", "MAX_LENGTH", "MAX_DEPTH", "KEYWORDS"]
+__all__ = ["EffectSyntaxError", "parse", "grammar", "START_RULES", "MAX_LENGTH", "MAX_DEPTH",
+           "KEYWORDS"]
 
 START_RULES = ("effect", "expr", "trigger", "needs")
 """The grammar's entry points: statements, expressions, trigger patterns, card needs."""
@@ -80,6 +81,12 @@ def _lark() -> Lark:
                             if t.pattern.type == "str" and t.pattern.value.isalpha()
                             and t.pattern.value not in CONTEXTUAL_WORDS})
     return lark
+
+
+def grammar() -> Lark:
+    """The compiled grammar itself, for tools that drive it token by token: an editor asks its
+    interactive parser (``grammar().parse_interactive``) what may come next at the cursor."""
+    return _lark()
 
 
 KEYWORDS: frozenset[str] = frozenset(_RESERVED_TYPES if _lark() else ())

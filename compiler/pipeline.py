@@ -12,6 +12,7 @@ import json
 import os
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Mapping
 
 from .diagnostics import Diagnostic
 
@@ -50,22 +51,26 @@ def collector_paused():
             gc.enable()
 
 
-def check_pack_full(root: str, display_root: str | None = None):
-    """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``."""
+def check_pack_full(root: str, display_root: str | None = None,
+                    sources: Mapping[str, str] | None = None, parsed: dict | None = None):
+    """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``.
+    ``sources``: text read instead of some of the pack's files (see ``load_pack``);
+    ``parsed``: parses kept from earlier checks of the same pack (see ``check_pack``)."""
     with collector_paused():
-        return _check_pack_full(root, display_root)
+        return _check_pack_full(root, display_root, sources, parsed)
 
 
-def _check_pack_full(root: str, display_root: str | None):
+def _check_pack_full(root: str, display_root: str | None,
+                     sources: Mapping[str, str] | None = None, parsed: dict | None = None):
     from .analyses import analyse
     from .graph import build_graph
     from .loader import load_pack
     from .resolve import check_pack
 
-    pack, diagnostics = load_pack(root, display_root)
+    pack, diagnostics = load_pack(root, display_root, sources=sources)
     if pack is None:
         return None, None, diagnostics
-    diagnostics = list(diagnostics) + list(check_pack(pack))
+    diagnostics = list(diagnostics) + list(check_pack(pack, parsed))
     if any(d.severity == "error" for d in diagnostics):
         return pack, None, diagnostics
     graph = build_graph(pack)

@@ -29,7 +29,8 @@ from .names import KIND_WORDS, TRIGGER_FIELDS, NameTable, build_names, kind_phra
 from .parser import EffectSyntaxError, parse
 from .values import check_values
 
-__all__ = ["check_pack", "check_text", "EffectSite", "effect_sites"]
+__all__ = ["check_pack", "check_text", "EffectSite", "effect_sites", "pack_names", "NameUse",
+           "name_uses"]
 
 AMOUNT_KINDS = frozenset({"resource", "track"})
 VALUE_KINDS = frozenset({"resource", "track", "var"})
@@ -50,15 +51,18 @@ class EffectSite:
     condition: bool = False  # a test: a space's requires, an ability's condition, ...
 
 
-def check_pack(pack: Pack) -> list[Diagnostic]:
-    """Parse, resolve and kind-check every effect text of ``pack``; all problems at once."""
+def check_pack(pack: Pack, parsed: dict | None = None) -> list[Diagnostic]:
+    """Parse, resolve and kind-check every effect text of ``pack``; all problems at once.
+
+    Identical texts (many "gain 1 coin") are parsed once and share their tree. ``parsed``
+    keeps those parses, by text and entry rule, for a caller that checks the same pack again
+    and again (an editor, after each change): only the texts that changed are parsed again."""
     sites = list(effect_sites(pack))
     diags: list[Diagnostic] = []
-    parsed: dict = {}  # identical texts (many "gain 1 coin") are parsed once per compile
+    parsed = {} if parsed is None else parsed
     for site in sites:
         diags.extend(_parse_site(site, parsed))
-    table = build_names(pack)
-    table.add_effects([s.text.tree for s in sites if s.text.tree is not None])
+    table = pack_names(pack, sites)
     for site in sites:
         if site.text.tree is not None:
             diags.extend(_Resolver(table, site.text).check(site.text.tree, _scope(site, table)))
@@ -135,6 +139,15 @@ def _scope(site: EffectSite, table: NameTable) -> set[str]:
 
 
 # --------------------------------------------------------------------------- where effects are
+
+
+def pack_names(pack: Pack, sites: list[EffectSite] | None = None) -> NameTable:
+    """The name table ``pack``'s effects are resolved against: its definitions, and the events
+    and ``run`` arguments of its parsed effects (``sites``, default: all of them)."""
+    table = build_names(pack)
+    sites = list(effect_sites(pack)) if sites is None else sites
+    table.add_effects([s.text.tree for s in sites if s.text.tree is not None])
+    return table
 
 
 def effect_sites(pack: Pack) -> Iterator[EffectSite]:
@@ -455,3 +468,40 @@ class _Resolver:
         if self.table.kind_of(node.zone) != "zone":
             self.report(node, "E301", f"unknown zone '{node.zone}'"
                         + _suggest(node.zone, self.table.names_of(ZONE_KINDS)))
+
+
+# --------------------------------------------------------------------------- for editors
+
+
+@dataclass(frozen=True)
+class NameUse:
+    """A bare name an effect reads: its id and span, the local names in scope there, and the
+    kinds the position accepts (None: any name that has a value)."""
+
+    id: str
+    span: ir.Span
+    scope: frozenset[str]
+    kinds: frozenset[str] | None
+
+
+class _UseRecorder(_Resolver):
+    """The resolver, also noting the scope and expected kinds at every name it reads."""
+
+    def __init__(self, table: NameTable, text: EffectText):
+        super().__init__(table, text)
+        self.uses: list[NameUse] = []
+
+    def visit_Name(self, node: ir.Name, scope, expect: _Expect | None) -> None:
+        self.uses.append(NameUse(node.id, node.span, frozenset(scope),
+                                 expect.kinds if expect is not None else None))
+        super().visit_Name(node, scope, expect)
+
+
+def name_uses(table: NameTable, site: EffectSite) -> list[NameUse]:
+    """Every bare name the parsed effect of ``site`` reads, in the order the resolver meets
+    them, with what may stand there (for an editor's completion)."""
+    if site.text.tree is None:
+        return []
+    recorder = _UseRecorder(table, site.text)
+    recorder.check(site.text.tree, _scope(site, table))
+    return recorder.uses

@@ -141,7 +141,7 @@ def cmd_graph(args) -> int:
 def cmd_explain(args) -> int:
     """Print a card's (or procedure's) rules text, generated from its effects."""
     from rulewright.compiler import diagnostics as diag
-    from rulewright.compiler.explain import explain_card, explain_effect
+    from rulewright.compiler.explain import explain_card, explain_procedure
     from rulewright.compiler.pipeline import check_pack_full
 
     pack, _graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
@@ -152,14 +152,34 @@ def cmd_explain(args) -> int:
         print(explain_card(pack, args.id))
         return EXIT_OK
     if args.id in pack.procedures and pack.procedures[args.id].effect is not None:
-        proc = pack.procedures[args.id]
-        params = f"({', '.join(proc.params)})" if proc.params else ""
-        print(f"{args.id}{params}: {explain_effect(proc.effect.tree)}")
+        print(explain_procedure(pack.procedures[args.id]))
         return EXIT_OK
     from rulewright.compiler.diagnostics import did_you_mean
     guess = did_you_mean(args.id, list(pack.cards) + list(pack.procedures))
     hint = f" (did you mean '{guess}'?)" if guess else ""
     raise UsageError(f"no card or procedure '{args.id}' in {pack.id}{hint}")
+
+
+def cmd_schemas(args) -> int:
+    """Write the JSON Schemas of every kind of content file into a folder, for an editor."""
+    from rulewright.compiler.schema_check import write_schemas
+
+    if os.path.exists(args.dir) and not os.path.isdir(args.dir):
+        raise UsageError(f"{args.dir} exists and is not a folder")
+    written = write_schemas(args.dir)
+    print(f"wrote {len(written)} schemas to {args.dir}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_lsp(args) -> int:
+    """Run the language server on stdin/stdout (needs the ``editor`` extra)."""
+    try:
+        from rulewright.compiler.lsp import serve
+    except ImportError as err:
+        raise UsageError("the language server needs the editor extra: "
+                         f"pip install 'rulewright[editor]' ({err})") from None
+    serve()
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -189,6 +209,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("pack", metavar="PACK")
     p.add_argument("id", metavar="ID")
     p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("schemas", help="write the JSON Schemas of content files, for an editor")
+    p.add_argument("dir", metavar="DIR")
+    p.set_defaults(func=cmd_schemas)
+
+    p = sub.add_parser("lsp", help="run the language server over stdio (for an editor)")
+    p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    p.set_defaults(func=cmd_lsp)
 
     try:
         from rulewright.runtime.commands_run import add_run_commands
