@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,7 @@ def _usage_shown(rows: list[dict]) -> tuple[list[dict], int, int]:
 
 
 def balance_tables(result: Any, names: dict[str, str] | None = None, restricted: dict | None = None,
-                   correction: str = "holm", summary: dict | None = None) -> list:
+                   correction: str = "holm", summary: dict | None = None, width: int = 100) -> list:
     """The balance text as rich renderables (for printing to a console); ``summary`` is
     ``summarise(result.games, result.players, correction)`` when the caller has it."""
     from rich.table import Table
@@ -105,10 +106,10 @@ def balance_tables(result: Any, names: dict[str, str] | None = None, restricted:
         parts.append(Text("No game finished, so there is nothing to judge."))
         return parts + _error_table(result, summary)
     said = verdicts(summary, names, restricted)
-    lines = [f"  • {f['text']}" for f in said["findings"]]
-    if said["nothing"]:
-        lines.append(f"  • {said['nothing']}")
-    lines += [f"  {said['baseline']}", f"  {said['correction']}"] + [f"  {p}" for p in said["power"]]
+    bullets = [f["text"] for f in said["findings"]] + ([said["nothing"]] if said["nothing"] else [])
+    lines = [textwrap.fill(text, width, initial_indent="  • ", subsequent_indent="    ") for text in bullets]
+    lines += [textwrap.fill(text, width, initial_indent="  ", subsequent_indent="    ")
+              for text in [said["baseline"], said["correction"], *said["power"]]]
     parts.append(Text("Verdicts", style="bold"))
     parts.append(Text("\n".join(lines)))
     parts.append(_quality_table(summary))
@@ -251,7 +252,7 @@ def render_table(result: Any, width: int = 100, names: dict[str, str] | None = N
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
     summary = summarise(result.games, result.players, correction)
-    for part in balance_tables(result, names, restricted, correction, summary):
+    for part in balance_tables(result, names, restricted, correction, summary, width):
         console.print(part)
     if summary["completed"]:
         console.print(_legend(summary))

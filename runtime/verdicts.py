@@ -149,7 +149,6 @@ def _power_sentences(summary: dict) -> list[str]:
         else:
             found = f"with {per_row}, {what} must be ±{100 * group['detectable']:.0f} points off the fair share to be found"
         need = (f"; {planned} needs about {group['games_needed']:,} games" if group["games_needed"] else "")
-        out.append(f"{found} ({100 * power['power']:.0f}% power){need}.")
-    if out:
-        out[0] = out[0][0].upper() + out[0][1:]
+        sentence = f"{found} ({100 * power['power']:.0f}% power){need}."
+        out.append(sentence[0].upper() + sentence[1:])
     return out
