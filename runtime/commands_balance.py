@@ -13,6 +13,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -340,6 +341,8 @@ def _render_tune(outcome: dict, args: argparse.Namespace, names: dict[str, str])
     from rich.text import Text
 
     from rulewright.runtime.definitions import display
+    from rulewright.runtime.report import mark_of
+    from rulewright.runtime.tune import ranking
     from rulewright.runtime.verdicts import span
 
     buffer = io.StringIO()
@@ -350,31 +353,38 @@ def _render_tune(outcome: dict, args: argparse.Namespace, names: dict[str, str])
                        f"{outcome['trial_games']} games ({outcome['sampler']} search, seed {args.seed})", style="bold"))
     printed = next((t for t in trials if t["printed"]), None)
     line = f"  • Best: {settings}, imbalance {best['imbalance']:.1f} points"
-    if printed is not None and printed is not best:
+    if printed is best:
+        line += ": the pack's own values are the fairest tried"
+    elif printed is not None and printed["imbalance"] == best["imbalance"]:
+        line += f"; the pack's own values are as fair as these games can tell ({printed['imbalance']:.1f})"
+    elif printed is not None:
         line += f" (the pack's own values: {printed['imbalance']:.1f})"
-    elif printed is best:
-        line += " — the pack's own values are already the fairest tried"
-    console.print(line)
-    console.print(f"  Imbalance: how far the win rates sit from the fair share ({100 * best['share']:.0f}%), "
-                  "in points, beyond what chance gives.")
+    console.print(textwrap.fill(line, 100, subsequent_indent="    "))
+    console.print(textwrap.fill(
+        f"  Imbalance: how far the win rates sit from the fair share ({100 * best['share']:.0f}%), in points, "
+        "beyond what chance gives; ties are broken by the plain distance from fair.", 100, subsequent_indent="    "))
     table = Table(title=f"Win rates at the best setting ({settings})", title_justify="left")
     table.add_column("")
     table.add_column("games", justify="right")
     table.add_column("win rate (95% interval)", justify="right")
     table.add_column("vs fair", justify="right")
+    table.add_column("", justify="center")
     for row in best["rows"]:
         label = f"seat {row['seat']}" if "seat" in row else display(row.get("value", ""), names)
-        table.add_row(label, str(row["games"]), span(row), f"{100 * (row['rate'] - best['share']):+.1f}")
+        table.add_row(label, str(row["games"]), span(row), f"{100 * (row['rate'] - best['share']):+.1f}",
+                      mark_of(row))
     console.print(table)
-    ranking = Table(title="Every setting tried, fairest first", title_justify="left")
-    ranking.add_column("setting")
-    ranking.add_column("imbalance, points", justify="right")
-    for t in sorted(trials, key=lambda t: (t["imbalance"], t["number"])):
-        ranking.add_row(" ".join(f"{k}={v}" for k, v in t["settings"].items()) + (" (the pack's)" if t["printed"] else ""),
-                        f"{t['imbalance']:.1f}")
-    console.print(ranking)
-    confirm = " ".join(f"--set-b {k}={v}" for k, v in best["settings"].items())
-    console.print(f"The best setting was measured on the games that chose it; confirm it on fresh seeds:\n"
-                  f"  rulewright compare {args.pack} {confirm} --players {args.players} "
-                  f"--games {max(400, outcome['trial_games'] * 2)} --seed {args.seed + 1}")
+    tried = Table(title="Every setting tried, fairest first", title_justify="left")
+    tried.add_column("setting")
+    tried.add_column("imbalance, points", justify="right")
+    tried.add_column("distance from fair, points", justify="right")
+    for t in sorted(trials, key=ranking):
+        tried.add_row(" ".join(f"{k}={v}" for k, v in t["settings"].items()) + (" (the pack's)" if t["printed"] else ""),
+                      f"{t['imbalance']:.1f}", f"{t['distance']:.1f}")
+    console.print(tried)
+    if not best["printed"]:
+        confirm = " ".join(f"--set-b {k}={v}" for k, v in best["settings"].items())
+        console.print(f"The best setting was measured on the games that chose it; confirm it on fresh seeds:\n"
+                      f"  rulewright compare {args.pack} {confirm} --players {args.players} "
+                      f"--games {max(400, outcome['trial_games'] * 2)} --seed {args.seed + 1}")
     return buffer.getvalue()

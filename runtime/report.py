@@ -21,7 +21,7 @@ from rulewright.runtime.definitions import display
 from rulewright.runtime.stats import summarise
 from rulewright.runtime.verdicts import verdicts
 
-__all__ = ["balance_tables", "render_table", "write_report", "USAGE_ROWS", "MARKS"]
+__all__ = ["balance_tables", "render_table", "write_report", "mark_of", "USAGE_ROWS", "MARKS"]
 
 USAGE_ROWS = 12
 MARKS = {"above": "▲", "below": "▼"}
@@ -47,7 +47,8 @@ def _num(x: Any) -> str:
     return f"{x:.1f}" if isinstance(x, float) else str(x)
 
 
-def _mark(row: dict) -> str:
+def mark_of(row: dict) -> str:
+    """A row's mark as printed: ▲, ▼, 'too few', '= DECK' for a repeated identity, or empty."""
     if row.get("same_as"):
         return f"= {row['same_as']}"
     if row.get("too_few"):
@@ -74,9 +75,10 @@ def _head(result: Any, summary: dict) -> str:
 
 def _legend(summary: dict) -> str:
     c = summary["correction"]
+    few = (f"'{TOO_FEW}': fewer than {c['fewest_games']} games, not enough to tell either way. "
+           if c["fewest_games"] else "")
     return (f"▲ / ▼: significantly above / below the fair share (or, for usage, seats that did not use it) "
-            f"after the {c['name']} correction over {c['comparisons']} comparisons; "
-            f"'{TOO_FEW}': fewer than {c['fewest_games']} games, not enough to tell either way. "
+            f"after the {c['name']} correction over {c['comparisons']} comparisons; {few}"
             f"Intervals are 95% (Wilson; Newcombe for differences), uncorrected.")
 
 
@@ -125,7 +127,7 @@ def balance_tables(result: Any, names: dict[str, str] | None = None, restricted:
         table.add_column("", justify="center")
         for name, r in rows:
             table.add_row(name, str(r["games"]), str(r["wins"]), _pct(r["rate"]), _interval(r),
-                          f"{100 * (r['rate'] - fair):+.1f}" if r["games"] else "—", _mark(r))
+                          f"{100 * (r['rate'] - fair):+.1f}" if r["games"] else "—", mark_of(r))
         return table
 
     baseline = f"average {_pct(fair)}" if solo else f"fair share {_pct(fair)}"
@@ -167,7 +169,7 @@ def balance_tables(result: Any, names: dict[str, str] | None = None, restricted:
             table.add_row(
                 display(row["component"], names), str(row["games_used"]), str(row["seats_used"]),
                 str(row["times_used"]), f"{_pct(used['rate'])} ({_interval(used)})", _pct(unused["rate"]),
-                _points(row["difference"]), _mark(row),
+                _points(row["difference"]), mark_of(row),
             )
         parts.append(table)
     return parts + _error_table(result, summary)
@@ -226,7 +228,7 @@ def _restricted_table(restricted: dict, names: dict[str, str] | None) -> Any:
     for row in sorted(restricted["rows"], key=lambda r: (r["too_few"], r["effect"])):
         table.add_row(display(row["id"], names), str(row["games"]),
                       f"{_pct(row['restricted']['rate'])} ({_interval(row['restricted'])})",
-                      _pct(row["fair_share"]), _pct(row["others"]["rate"]), _points(row["difference"]), _mark(row))
+                      _pct(row["fair_share"]), _pct(row["others"]["rate"]), _points(row["difference"]), mark_of(row))
     return table
 
 
@@ -470,7 +472,7 @@ def _rate_section(title: str, labels: list[str], rows: list[dict], fair: float, 
         f"<img alt='{html.escape(title)}' src='{uri}'>",
         _html_table(["", "games", "wins", "win rate", "95% interval", "vs fair, points", ""],
                     [[label, r["games"], r["wins"], _pct(r["rate"]), _interval(r),
-                      f"{100 * (r['rate'] - fair):+.1f}", _mark(r)] for label, r in zip(labels, rows)],
+                      f"{100 * (r['rate'] - fair):+.1f}", mark_of(r)] for label, r in zip(labels, rows)],
                     [bool(r.get("too_few")) for r in rows]),
     ]
 
@@ -522,7 +524,7 @@ def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None 
             body.append(_html_table(
                 ["never takes", "games", "its win rate", "95% interval", "fair share", "others", "difference, points", ""],
                 [[label, r["games"], _pct(r["restricted"]["rate"]), _interval(r["restricted"]), _pct(r["fair_share"]),
-                  _pct(r["others"]["rate"]), _points(r["difference"]), _mark(r)] for label, r in zip(labels, rows)],
+                  _pct(r["others"]["rate"]), _points(r["difference"]), mark_of(r)] for label, r in zip(labels, rows)],
                 [r["too_few"] for r in rows]))
 
         body.append("<h2>Game quality</h2>")
@@ -573,7 +575,7 @@ def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None 
                  "difference, points", ""],
                 [[label, r["games_used"], r["seats_used"], r["times_used"], _pct(r["win_rate_used"]["rate"]),
                   _interval(r["win_rate_used"]), _pct(r["win_rate_unused"]["rate"]), _points(r["difference"]),
-                  _mark(r)] for label, r in zip(labels, rows)],
+                  mark_of(r)] for label, r in zip(labels, rows)],
                 [bool(r.get("too_few")) for r in rows]))
     page = (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"

@@ -369,7 +369,9 @@ def _judge(rows: list[dict], method: str, share: float) -> dict:
     ``too_few`` and return what was done."""
     tested = [r for r in rows if r.get("p_value") is not None]
     comparisons = len(tested)
-    needed = fewest_games_to_tell(share, comparisons)
+    # When every game went the same way (nobody ever won, or every seat always did) no row
+    # can differ from the baseline, however many games it has.
+    needed = fewest_games_to_tell(share, comparisons) if 0.0 < share < 1.0 else 0
     adjusted = adjust_p_values([r["p_value"] for r in tested], method) if tested else []
     for row, p in zip(tested, adjusted):
         row["adjusted_p"] = p

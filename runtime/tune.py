@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 from rulewright.runtime.simulate import simulate
 from rulewright.runtime.stats import summarise
 
-__all__ = ["Range", "parse_range", "TuneUnavailable", "target_rows", "target_names", "imbalance", "tune"]
+__all__ = ["Range", "parse_range", "TuneUnavailable", "target_rows", "target_names", "imbalance", "ranking", "tune"]
 
 
 class TuneUnavailable(RuntimeError):
@@ -76,8 +76,9 @@ def target_names(identity_labels: Sequence[str]) -> list[str]:
     return ["fair-seats"] + [f"fair-{label}s" for label in identity_labels]
 
 
-def imbalance(rows: list[dict], share: float) -> float:
-    """The module's imbalance, in points (0 when every row is within chance of fair)."""
+def imbalance(rows: list[dict], share: float, beyond_chance: bool = True) -> float:
+    """The module's imbalance, in points (0 when every row is within chance of fair); with
+    ``beyond_chance=False`` the plain weighted root-mean-square distance from fair."""
     total = sum(r["games"] for r in rows)
     if not total:
         return 0.0
@@ -85,9 +86,14 @@ def imbalance(rows: list[dict], share: float) -> float:
     for r in rows:
         n, p = r["games"], r["rate"]
         if n:
-            noise = p * (1 - p) / (n - 1) if n > 1 else 0.0
+            noise = p * (1 - p) / (n - 1) if n > 1 and beyond_chance else 0.0
             excess += n / total * ((p - share) ** 2 - noise)
     return 100 * math.sqrt(max(0.0, excess))
+
+
+def ranking(trial: dict) -> tuple:
+    """Fairest first: by imbalance, then by plain distance from fair, then by trial order."""
+    return (trial["imbalance"], trial["distance"], trial["number"])
 
 
 def tune(
@@ -109,8 +115,8 @@ def tune(
     """Search the ranges for the fairest setting within ``budget`` games, ``trial_games`` per
     trial. ``build(settings)`` returns the compiled ruleset for a setting; ``printed`` holds
     the pack's own values (tried first when inside the ranges). Returns ``{trials, best,
-    target, trial_games, sampler}``; each trial is ``{number, settings, imbalance, share,
-    rows, summary}``, the best the one with the lowest imbalance (the earliest on a tie)."""
+    target, trial_games, sampler}``; each trial is ``{number, settings, imbalance, distance,
+    share, rows, errors, printed}``; the best is first by :func:`ranking`."""
     try:
         import optuna
     except ImportError:
@@ -138,15 +144,16 @@ def tune(
         summary = summarise(result.games, players)
         rows = target_rows(summary, target)
         record = {"number": len(done), "settings": settings, "share": summary["fair_share"],
-                  "imbalance": imbalance(rows, summary["fair_share"]), "rows": rows,
+                  "imbalance": imbalance(rows, summary["fair_share"]),
+                  "distance": imbalance(rows, summary["fair_share"], beyond_chance=False), "rows": rows,
                   "errors": summary["errors"],
                   "printed": bool(printed) and all(settings[r.name] == printed.get(r.name) for r in ranges)}
         done.append(record)
         if on_trial is not None:
             on_trial(record)
-        return record["imbalance"]
+        return record["distance"]  # smooth where the imbalance is flat at 0; same ranking otherwise
 
     study.optimize(objective, n_trials=trials)
-    best = min(done, key=lambda t: (t["imbalance"], t["number"]))
+    best = min(done, key=ranking)
     return {"target": target, "trial_games": trial_games, "sampler": sampler_name, "trials": done, "best": best,
             "grid_size": grid_size}

@@ -122,12 +122,12 @@ def verdicts(summary: dict, names: dict[str, str] | None = None, restricted: dic
         f"Marks: {correction['name']} correction over {correction['comparisons']} comparisons "
         + ("(at most a 5% chance of any false mark)" if correction["method"] == "holm"
            else "(about 5% of the marks may be false)")
-        + f"; a row needs at least {correction['fewest_games']} games to tell either way."
+        + (f"; a row needs at least {correction['fewest_games']} games to tell either way."
+           if 0.0 < share < 1.0 else "; every game ended the same way, so no row can differ from it.")
     )
     nothing = None
     if not findings and summary["completed"]:
-        nothing = (f"No significant difference found in {summary['completed']} games "
-                   f"({correction['name']} correction over {correction['comparisons']} comparisons).")
+        nothing = f"No significant difference found in {summary['completed']} games."
     return {
         "baseline": _baseline(summary),
         "findings": findings,
