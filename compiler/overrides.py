@@ -27,7 +27,7 @@ from typing import Any, Iterable
 from .diagnostics import Diagnostic, diagnostic, did_you_mean
 from .model import Loc, Pack
 
-__all__ = ["Override", "parse_override", "apply_overrides", "current_value", "describe"]
+__all__ = ["Override", "parse_override", "apply_overrides", "current_value"]
 
 _FIELDS = {
     "card": ("copies",),
@@ -70,11 +70,6 @@ def parse_override(text: str, option: str = "--set", index: int = 1) -> Override
     if not equals or not name or not value:
         raise ValueError(f"{option} {text!r}: expected NAME=VALUE, e.g. {option} rounds=6")
     return Override(name, value, option, index)
-
-
-def describe(overrides: Iterable[Override]) -> str:
-    """The overrides as one might type them: ``rounds=6 rune_chime.craft_cost=4``."""
-    return " ".join(str(o) for o in overrides)
 
 
 class _Target:

@@ -114,7 +114,7 @@ def balance_tables(result: Any, names: dict[str, str] | None = None, restricted:
               for text in [said["baseline"], said["correction"], *said["power"]]]
     parts.append(Text("Verdicts", style="bold"))
     parts.append(Text("\n".join(lines)))
-    parts.append(_quality_table(summary))
+    parts.append(_quality_table(summary, names))
 
     fair = summary["fair_share"]
     solo = result.players == 1
@@ -175,7 +175,7 @@ def balance_tables(result: Any, names: dict[str, str] | None = None, restricted:
     return parts + _error_table(result, summary)
 
 
-def _quality_table(summary: dict) -> Any:
+def _quality_table(summary: dict, names: dict[str, str] | None) -> Any:
     from rich.table import Table
 
     q = summary["quality"]
@@ -212,7 +212,8 @@ def _quality_table(summary: dict) -> Any:
                                       f"seat 0 {100 * balance['first_seat_edge']:+.1f} points vs fair")
     if q["points_by_source"]:
         top = q["points_by_source"]["sources"][:5]
-        table.add_row("where points come from", ", ".join(f"{r['source']} {_pct(r['share'])}" for r in top))
+        table.add_row("where points come from", ", ".join(f"{display(r['source'], names)} {_pct(r['share'])}"
+                                                          for r in top))
     return table
 
 
@@ -303,7 +304,7 @@ def _rate_figure(title: str, labels: list[str], rows: list[dict], fair: float, f
     fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(rows) + 1.9))
     y = list(range(len(rows)))
     ax.barh(y, [r["rate"] for r in rows], xerr=_error_bars(rows), color=[_colour(r) for r in rows],
-            capsize=4, alpha=0.9, hatch=None)
+            capsize=4, alpha=0.9)
     ax.axvline(fair, color="black", linestyle="--", linewidth=1)
     ax.set_yticks(y, [f"{label} (n={r['games']})" + (" — too few" if r.get("too_few") else "")
                       for label, r in zip(labels, rows)])
@@ -356,7 +357,7 @@ def _histogram(ax: Any, values: list[float], unit: str, title: str) -> None:
     ax.set_title(title)
 
 
-def _quality_figures(result: Any, summary: dict) -> list[tuple[str, str]]:
+def _quality_figures(result: Any, summary: dict, names: dict[str, str] | None) -> list[tuple[str, str]]:
     import matplotlib.pyplot as plt
 
     from rulewright.runtime.metrics import lead_changes, winning_margin
@@ -420,7 +421,7 @@ def _quality_figures(result: Any, summary: dict) -> list[tuple[str, str]]:
                 label="winning seats")
         ax.barh([v + 0.2 for v in y], [r["others_mean"] for r in rows], height=0.4, color="#7f8c8d",
                 label="other seats")
-        ax.set_yticks(y, [r["source"] for r in rows], fontsize=8)
+        ax.set_yticks(y, [display(r["source"], names) for r in rows], fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel("mean points per seat-game")
         ax.set_title("Where points come from", pad=30)
@@ -504,7 +505,7 @@ def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None 
                     [said["baseline"], said["correction"], *said["power"], _legend(summary)]) + "</p>")
 
         body.append("<h2>Win rates</h2>")
-        body += _rate_section(f"Win rate by seat", [f"seat {r['seat']}" for r in summary["win_rate_by_seat"]],
+        body += _rate_section("Win rate by seat", [f"seat {r['seat']}" for r in summary["win_rate_by_seat"]],
                               summary["win_rate_by_seat"], fair, fair_label)
         for deck, values in summary["win_rate_by_identity"].items():
             body += _rate_section(f"Win rate by {deck} (strongest first)", [display(v, names) for v in values],
@@ -528,7 +529,7 @@ def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None 
                 [r["too_few"] for r in rows]))
 
         body.append("<h2>Game quality</h2>")
-        for caption, uri in _quality_figures(result, summary):
+        for caption, uri in _quality_figures(result, summary, names):
             body.append(f"<img alt='{html.escape(caption)}' src='{uri}'>")
         q = summary["quality"]
         quality_rows = [

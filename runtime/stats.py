@@ -41,6 +41,7 @@ __all__ = [
 Z_95 = 1.959963984540054
 ALPHA = 0.05
 POWER = 0.8
+PLANNED_DIFFERENCE = 0.05  # the difference the planning figures ask about: 5 points
 CORRECTIONS = {"holm": "Holm", "bh": "Benjamini-Hochberg"}
 # R's binom.test and fisher.test count outcomes as likely as the observed one within this
 # relative tolerance, so that rounding never drops the observed outcome from its own p-value.
@@ -476,9 +477,6 @@ def summarise(games: list[dict], players: int, correction: str = "holm") -> dict
         "power": _power(finished, players, share, correction_done["comparisons"], identity),
         "quality": game_quality(finished, players, share),
     }
-
-
-PLANNED_DIFFERENCE = 0.05
 
 
 def _power(finished: list[dict], players: int, share: float, comparisons: int, identity: dict) -> dict:

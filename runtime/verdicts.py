@@ -9,8 +9,6 @@ these games could detect and how many games a smaller one needs.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rulewright.runtime.definitions import display
 
 __all__ = ["percent", "span", "verdicts"]

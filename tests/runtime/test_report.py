@@ -95,3 +95,15 @@ def test_report_of_a_run_without_games_still_opens(tmp_path):
     page = report.write_report(empty, tmp_path).read_text()
     assert "No game finished" in page
     assert "No game finished" in report.render_table(empty)
+
+
+def test_where_points_come_from_is_charted_when_the_records_carry_it(result, tmp_path):
+    import dataclasses
+
+    games = [dict(g, points_by_source={str(seat): {"card_6": score // 2, "roll": score - score // 2}
+                                       for seat, score in enumerate(g["scores"])})
+             for g in result.games]
+    with_points = dataclasses.replace(result, games=games)
+    page = report.write_report(with_points, tmp_path, names=NAMES).read_text()
+    assert "alt='Where points come from'" in page and "<td>Six of Wings</td>" in page
+    assert "where points come from" in report.render_table(with_points, names=NAMES)
