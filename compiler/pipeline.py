@@ -52,16 +52,20 @@ def collector_paused():
 
 
 def check_pack_full(root: str, display_root: str | None = None,
-                    sources: Mapping[str, str] | None = None, parsed: dict | None = None):
+                    sources: Mapping[str, str] | None = None, parsed: dict | None = None,
+                    overrides=()):
     """Every check a machine can make: returns ``(pack | None, graph | None, diagnostics)``.
     ``sources``: text read instead of some of the pack's files (see ``load_pack``);
-    ``parsed``: parses kept from earlier checks of the same pack (see ``check_pack``)."""
+    ``parsed``: parses kept from earlier checks of the same pack (see ``check_pack``);
+    ``overrides`` (``compiler.overrides.Override``, from ``--set``) change the loaded pack
+    before it is checked."""
     with collector_paused():
-        return _check_pack_full(root, display_root, sources, parsed)
+        return _check_pack_full(root, display_root, sources, parsed, overrides)
 
 
 def _check_pack_full(root: str, display_root: str | None,
-                     sources: Mapping[str, str] | None = None, parsed: dict | None = None):
+                     sources: Mapping[str, str] | None = None, parsed: dict | None = None,
+                     overrides=()):
     from .analyses import analyse
     from .graph import build_graph
     from .loader import load_pack
@@ -70,6 +74,11 @@ def _check_pack_full(root: str, display_root: str | None,
     pack, diagnostics = load_pack(root, display_root, sources=sources)
     if pack is None:
         return None, None, diagnostics
+    if overrides:
+        from .overrides import apply_overrides
+        diagnostics = list(diagnostics) + apply_overrides(pack, overrides)
+        if any(d.severity == "error" for d in diagnostics):
+            return pack, None, diagnostics
     diagnostics = list(diagnostics) + list(check_pack(pack, parsed))
     if any(d.severity == "error" for d in diagnostics):
         return pack, None, diagnostics
@@ -78,10 +87,12 @@ def _check_pack_full(root: str, display_root: str | None,
     return pack, graph, diagnostics
 
 
-def compile_pack(root: str, display_root: str | None = None, use_cache: bool = True):
+def compile_pack(root: str, display_root: str | None = None, use_cache: bool = True, overrides=()):
     """Compile a pack folder: ``(compiled ruleset dict | None, diagnostics)``.
 
-    The ruleset is None when any error was found; warnings come back either way."""
+    The ruleset is None when any error was found; warnings come back either way.
+    ``overrides`` (from ``--set``) change the pack before it is checked; such a compile is
+    not cached."""
     from .loader import pack_digest
     from .lower import lower_pack
 
@@ -89,14 +100,14 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
         digest = pack_digest(root)  # part of the ruleset hash, cached or not
     except OSError:
         digest = None
-    cache = cache_dir() if use_cache else None
+    cache = cache_dir() if use_cache and not overrides else None
     if cache is not None:
         if digest:
             cached = _read_cache(cache, digest, display_root or root)
             if cached is not None:
                 return cached
     with collector_paused():
-        pack, _graph, diagnostics = _check_pack_full(root, display_root)
+        pack, _graph, diagnostics = _check_pack_full(root, display_root, overrides)
         if pack is None or any(d.severity == "error" for d in diagnostics):
             return None, diagnostics
         compiled = lower_pack(pack, digest or "")

@@ -224,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
         add_run_commands = None
     if add_run_commands is not None:
         add_run_commands(sub)
+        from rulewright.runtime.commands_balance import add_balance_commands
+
+        add_balance_commands(sub)
     return parser
 
 

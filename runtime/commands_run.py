@@ -76,6 +76,9 @@ def add_run_commands(subparsers: Any) -> None:
     sim.add_argument("--format", choices=("text", "json"), default="text")
     sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
     sim.add_argument("--log-dir", default=None, metavar="DIR", help="write one replayable log per game")
+    from rulewright.runtime.commands_balance import add_simulate_options  # it builds on this module
+
+    add_simulate_options(sim)
     sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
 
     play = subparsers.add_parser(
@@ -176,8 +179,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2)
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
-    compiled = load_compiled(args.pack)
-    _build_game(args, compiled)
+    from rulewright.runtime.commands_balance import balance_run, check_restrictions, load_ruleset
+
+    compiled = load_ruleset(args.pack, args.settings)
+    check_restrictions(args, compiled, _build_game(args, compiled))
     progress, bar = _progress_bar(args)
     try:
         result = simulate(
@@ -190,17 +195,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.stop()
+    balance = balance_run(args, compiled, result, agents)
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        sys.stdout.write(json.dumps(balance.to_json()) + "\n")
     else:
-        from rulewright.runtime.report import render_table
-
-        sys.stdout.write(render_table(result))
+        sys.stdout.write(balance.text())
     if args.report:
         try:
-            from rulewright.runtime.report import write_report
-
-            path = write_report(result, args.report)
+            path = balance.write_report(args.report)
         except ImportError:
             raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2) from None
         print(f"report written to {path}", file=sys.stderr if args.format == "json" else sys.stdout)

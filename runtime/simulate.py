@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rulewright.runtime.agents import make_agent
 from rulewright.runtime.logs import play_logged_game, write_log
+from rulewright.runtime.metrics import ScoreTimeline
+from rulewright.runtime.restrict import make_seat_agent
 from rulewright.runtime.stats import summarise
 
 __all__ = [
@@ -104,8 +105,10 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
     record: dict[str, Any] = {"index": index, "seed": seed, "agents": list(agents)}
     try:
         game = _game_for(setup, compiled)
+        timeline = ScoreTimeline(game.num_players)
         played = play_logged_game(
-            game, seed, [make_agent(name) for name in agents], pack_source=setup.pack_source
+            game, seed, [make_seat_agent(name) for name in agents], pack_source=setup.pack_source,
+            on_action=timeline.before_action,
         )
         state = played.state
         stats = state.stats()
@@ -117,6 +120,7 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
             rounds=stats.get("rounds", 0),
             decisions=stats.get("decisions", len(played.log["actions"])),
             usage=stats.get("usage") or [{} for _ in agents],
+            **timeline.record(),
             error=None,
         )
         if setup.log_dir is not None:
@@ -207,7 +211,7 @@ def simulate(
     if not agents:
         raise ValueError("at least one agent is needed")
     for name in agents:
-        make_agent(name)
+        make_seat_agent(name)
     probe = game_factory(compiled, players, variant)
     token = _run_token(compiled, game_factory)
     if log_dir is not None:
