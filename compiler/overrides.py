@@ -93,9 +93,12 @@ def _entries(pack: Pack) -> dict[str, tuple[str, Any]]:
 
 
 def _enum_of(pack: Pack, type_id: str, prop: str) -> list | None:
+    """The values a property may take when its component type declares it as an enum."""
     ctype = pack.component_types.get(type_id)
     declared = ctype.props.get(prop) if ctype is not None else None
-    return pack.enums.get(declared) if isinstance(declared, str) else None
+    if declared is None or declared.many:
+        return None
+    return pack.enums.get(declared.word)
 
 
 def _props_target(pack: Pack, owner: str, props: dict, prop: str, type_id: str) -> _Target | None:

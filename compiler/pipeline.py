@@ -107,7 +107,7 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
             if cached is not None:
                 return cached
     with collector_paused():
-        pack, _graph, diagnostics = _check_pack_full(root, display_root, overrides)
+        pack, _graph, diagnostics = _check_pack_full(root, display_root, overrides=overrides)
         if pack is None or any(d.severity == "error" for d in diagnostics):
             return None, diagnostics
         compiled = lower_pack(pack, digest or "")

@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulewright.runtime.commands_run import CommandError, _agent_names, _guarded, _natural, _positive, load_compiled
+from rulewright.runtime.commands_common import CommandError, agent_names as _agent_names
+from rulewright.runtime.commands_common import guarded as _guarded, load_compiled
+from rulewright.runtime.commands_common import natural as _natural, positive as _positive
 from rulewright.runtime.definitions import definition_ids, definition_names
 from rulewright.runtime.simulate import ClusterUnavailableError, SimulationResult, load_game, simulate
-from rulewright.runtime.stats import CORRECTIONS, summarise
+from rulewright.runtime.stats import CORRECTIONS
+from rulewright.runtime.summary import summarise
 
 __all__ = ["add_simulate_options", "load_ruleset", "check_restrictions", "balance_run", "BalanceRun",
            "add_balance_commands", "run_compare", "run_tune"]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.runtime.definitions import display
-from rulewright.runtime.stats import summarise
+from rulewright.runtime.summary import summarise
 from rulewright.runtime.verdicts import verdicts
 
 __all__ = ["balance_tables", "render_table", "write_report", "mark_of", "USAGE_ROWS", "MARKS"]

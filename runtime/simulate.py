@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 from rulewright.runtime.logs import play_logged_game, write_log
 from rulewright.runtime.metrics import ScoreTimeline
 from rulewright.runtime.restrict import make_seat_agent
-from rulewright.runtime.stats import summarise
+from rulewright.runtime.summary import summarise
 
 __all__ = [
     "SimulationResult",
@@ -159,7 +159,7 @@ class SimulationResult:
 
     @property
     def summary(self) -> dict:
-        """The balance statistics (see :func:`rulewright.runtime.stats.summarise`)."""
+        """The balance statistics (see :func:`rulewright.runtime.summary.summarise`)."""
         return summarise(self.games, self.players)
 
     @property

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from rulewright.runtime.simulate import simulate
-from rulewright.runtime.stats import summarise
+from rulewright.runtime.summary import summarise
 
 __all__ = ["Range", "parse_range", "TuneUnavailable", "target_rows", "target_names", "imbalance", "ranking", "tune"]
 

@@ -12,7 +12,8 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"compiler": "rulewright.compiler", "runtime": "rulewright.runtime",
             "rulewright": "rulewright"}
-CLI = {"rulewright.runtime.cli", "rulewright.runtime.commands_run"}
+CLI_PREFIXES = ("rulewright.runtime.cli", "rulewright.runtime.commands_")
+"""The command line: ``runtime/cli.py`` and its ``runtime/commands_*.py`` modules."""
 
 
 def _modules() -> dict[str, Path]:
@@ -47,6 +48,7 @@ def _imports(name: str, path: Path) -> set[str]:
 
 
 MODULES = _modules()
+CLI = {m for m in MODULES if m.startswith(CLI_PREFIXES)}
 GRAPH = nx.DiGraph()
 for _name, _path in MODULES.items():
     GRAPH.add_node(_name)

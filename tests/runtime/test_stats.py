@@ -2,9 +2,10 @@
 
 import pytest
 
+from rulewright.runtime.summary import summarise
 from rulewright.runtime.stats import (
     adjust_p_values, binomial_test, detectable_difference, difference_interval, fewest_games_to_tell,
-    fisher_exact, games_to_detect, rate, spread, summarise, wilson_interval,
+    fisher_exact, games_to_detect, rate, spread, wilson_interval,
 )
 
 
