@@ -43,11 +43,11 @@ def test_explain_card_lists_properties_abilities_spaces_and_back():
         "Harbor Master (Deck, 2 copies)",
         "Cost: 2",
         "Setup: Gain 1 Coin.",
-        "Once per round, when you gain Coin: you may gain 1 Favor.",
+        "Once per round, when you gain Coin, you may gain 1 Favor.",
         "Needs: 2 Coin.",
     ]
     smithy = explain_card(pack, "smithy")
-    assert "Space Anvil (for it's Tier is at least 1): Gain 2 Influence." in smithy
+    assert "Space Anvil (requires: its Tier is at least 1): Gain 2 Influence." in smithy
     assert "Back (upgraded side):" in smithy and "Passive: Upgrade Cost -1." in smithy
     with pytest.raises(KeyError):
         explain_card(pack, "smithyy")
