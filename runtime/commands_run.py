@@ -11,19 +11,17 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from rulewright.runtime.agents import HumanAgent, HumanQuit, UnknownAgentError, make_agent, parse_agent_list
-from rulewright.runtime.logs import LogError, load_log, play_logged_game, replay, write_log
+from rulewright.runtime.agents import UnknownAgentError, parse_agent_list
+from rulewright.runtime.logs import LogError, load_log, replay
 from rulewright.runtime.simulate import ClusterUnavailableError, load_game, simulate
 
 __all__ = [
     "add_run_commands",
     "run_simulate",
-    "run_play",
     "run_replay",
     "load_compiled",
     "CommandError",
@@ -72,25 +70,22 @@ def add_run_commands(subparsers: Any) -> None:
     sim.add_argument("--variant", default=None, metavar="NAME")
     sim.add_argument("--workers", type=_positive, default=1, metavar="W")
     sim.add_argument("--cluster", default=None, metavar="ADDRESS|local",
-                     help="run on Dask: 'local' or a scheduler address (needs rulewright[cluster])")
+                     help="run on Dask: 'local' or a scheduler address (needs the cluster extra: pip install -e '.[cluster]')")
     sim.add_argument("--format", choices=("text", "json"), default="text")
     sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
     sim.add_argument("--log-dir", default=None, metavar="DIR", help="write one replayable log per game")
     sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
 
+    from rulewright.runtime.commands_table import add_play_arguments, add_replay_arguments
+
     play = subparsers.add_parser(
         "play", help="play a game at the terminal against bots",
-        description="Play one game: you at --seat, agents at the other seats. Choices are read "
-        "from standard input, one number per line, so a game can be scripted.",
+        description="Play one game: you at --seat, agents at the other seats, one screen per "
+        "decision. Answers are read from standard input, one per line (a choice's number, or "
+        "a command: h lists them), so a game can be scripted.",
     )
-    play.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
-    play.add_argument("--players", type=_positive, required=True, metavar="N")
-    play.add_argument("--seat", type=_natural, default=0, metavar="K", help="your seat (0-based)")
-    play.add_argument("--agents", default="random", metavar="LIST", help="agents for the other seats, in turn")
-    play.add_argument("--seed", type=_natural, default=None, metavar="S", help="default: a fresh random seed")
-    play.add_argument("--variant", default=None, metavar="NAME")
-    play.add_argument("--log", default=None, metavar="OUT.json", help="write the game's log (for replay)")
-    play.set_defaults(func=run_play, game_factory=load_game, command_name="play")
+    add_play_arguments(play)
+    play.set_defaults(game_factory=load_game)
 
     rep = subparsers.add_parser(
         "replay", help="re-run a logged game and check its final digest",
@@ -100,6 +95,7 @@ def add_run_commands(subparsers: Any) -> None:
     rep.add_argument("log", metavar="LOG.json")
     rep.add_argument("--pack", default=None, metavar="PACK",
                      help="the pack to replay against (default: the one named in the log)")
+    add_replay_arguments(rep)
     rep.set_defaults(func=run_replay, game_factory=load_game, command_name="replay")
 
 
@@ -153,6 +149,12 @@ def load_compiled(path: str) -> dict:
 
 def _build_game(args: argparse.Namespace, compiled: dict) -> Any:
     """The game for the requested players and variant; a refusal is a usage error."""
+    from rulewright.runtime.commands_table import player_count_problem
+
+    problem = player_count_problem(compiled, args.players, args.variant) \
+        if isinstance(compiled.get("pack"), dict) else None
+    if problem:
+        raise CommandError(problem, 2)
     try:
         return args.game_factory(compiled, args.players, args.variant)
     except (ValueError, KeyError, LookupError) as exc:
@@ -173,7 +175,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     agents = _agent_names(args.agents)
     if args.report and importlib.util.find_spec("matplotlib") is None:
         # say so before playing any game, not after all of them
-        raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2)
+        raise CommandError("--report needs matplotlib: pip install -e '.[report]' in the rulewright checkout", 2)
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
     compiled = load_compiled(args.pack)
@@ -202,7 +204,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
             path = write_report(result, args.report)
         except ImportError:
-            raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2) from None
+            raise CommandError("--report needs matplotlib: pip install -e '.[report]' in the rulewright checkout", 2) from None
         print(f"report written to {path}", file=sys.stderr if args.format == "json" else sys.stdout)
     if result.interrupted:
         print(f"interrupted after {len(result.games)} of {args.games} games", file=sys.stderr)
@@ -238,50 +240,6 @@ def _progress_bar(args: argparse.Namespace) -> tuple[Callable | None, Any]:
     return advance, bar
 
 
-@_guarded
-def run_play(args: argparse.Namespace) -> int:
-    """``rulewright play``: a human at ``--seat``, agents elsewhere, choices from stdin."""
-    bots = _agent_names(args.agents)
-    compiled = load_compiled(args.pack)
-    game = _build_game(args, compiled)
-    if args.seat >= game.num_players:
-        raise CommandError(f"--seat must be 0..{game.num_players - 1} for {game.num_players} players", 2)
-    from rich.console import Console
-
-    console = Console()
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    agents: list[Any] = []
-    for seat in range(game.num_players):
-        if seat == args.seat:
-            agents.append(HumanAgent(stream=sys.stdin, console=console))
-        else:
-            name = bots[(seat - (seat > args.seat)) % len(bots)]
-            human_options = {"stream": sys.stdin, "console": console} if name == "human" else {}
-            agents.append(make_agent(name, **human_options))
-    console.print(f"[bold]{game.pack_id}[/bold], {game.num_players} players, seed {seed}; you are seat {args.seat}.")
-
-    def narrate(state: Any, seat: int, action: int) -> None:
-        # Another seat's choice may be secret (a kept objective, a slotted die): say only that
-        # it chose; what it did shows in the human's view when the rules make it public.
-        if not isinstance(agents[seat], HumanAgent):
-            console.print(f"seat {seat} ({agents[seat].name}) chose", highlight=False)
-
-    try:
-        played = play_logged_game(game, seed, agents, pack_source=args.pack, on_action=narrate)
-    except HumanQuit:
-        console.print("stopped (end of input).")
-        return 0
-    state = played.state
-    returns = state.returns()
-    winners = [seat for seat, r in enumerate(returns) if r >= 1.0]
-    console.print(f"Game over. Scores: {state.scores()}. Winner(s): seat {', '.join(map(str, winners))}.")
-    console.print("You win!" if args.seat in winners else "You lose.")
-    if args.log:
-        write_log(played.log, args.log)
-        console.print(f"log written to {args.log}")
-    return 0
-
-
 def _replay_pack(args: argparse.Namespace, log: dict) -> str:
     if args.pack:
         return args.pack
@@ -303,7 +261,8 @@ def run_replay(args: argparse.Namespace) -> int:
         log = load_log(args.log)
     except LogError as exc:
         raise CommandError(str(exc), 1) from None
-    compiled = load_compiled(_replay_pack(args, log))
+    pack_path = _replay_pack(args, log)
+    compiled = load_compiled(pack_path)
     args.players, args.variant = log["players"], log.get("variant")
     game = _build_game(args, compiled)
     try:
@@ -312,5 +271,9 @@ def run_replay(args: argparse.Namespace) -> int:
         raise CommandError(str(exc), 1) from None
     if not outcome.ok:
         raise CommandError(outcome.problem or "replay failed", 1)
+    if args.transcript or args.html:
+        from rulewright.runtime.commands_table import write_game_records
+
+        return write_game_records(args, log, game, pack_path, compiled)
     print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): final digest matches")
     return 0
