@@ -28,6 +28,25 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulewright")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -129,6 +148,19 @@ def cmd_graph(args) -> int:
     if graph is None:
         sys.stderr.write(diag.render_text(diagnostics))
         return EXIT_CONTENT
+    if args.focus is not None:
+        from rulewright.compiler.export import focus, focus_node
+
+        node = focus_node(graph, args.focus)
+        if node is None:
+            from rulewright.compiler.diagnostics import did_you_mean
+            guess = did_you_mean(args.focus, sorted(n.split(":", 1)[-1] for n in graph))
+            raise UsageError(f"nothing named '{args.focus}' in the graph of {pack.id}"
+                             + (f" (did you mean '{guess}'?)" if guess else ""))
+        graph, summary = focus(graph, node, 1 if args.depth is None else args.depth)
+        print(summary, file=sys.stderr)
+    elif args.depth is not None:
+        raise UsageError("--depth goes with --focus ID")
     text = export(graph, args.format)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
@@ -139,33 +171,32 @@ def cmd_graph(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    """Print a card's (or procedure's) rules text, generated from its effects."""
+    """Print the rules text of any entry (card, die, space, track, constant, variant, ...)."""
     from rulewright.compiler import diagnostics as diag
-    from rulewright.compiler.explain import explain_card, explain_effect
+    from rulewright.compiler.explain import explain_entry, ids_by_kind
     from rulewright.compiler.pipeline import check_pack_full
 
     pack, _graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
     if pack is None or any(d.severity == "error" for d in diagnostics):
         sys.stderr.write(diag.render_text(diagnostics))
         return EXIT_CONTENT
-    if args.id in pack.cards:
-        print(explain_card(pack, args.id))
+    try:
+        print(explain_entry(pack, args.id))
         return EXIT_OK
-    if args.id in pack.procedures and pack.procedures[args.id].effect is not None:
-        proc = pack.procedures[args.id]
-        params = f"({', '.join(proc.params)})" if proc.params else ""
-        print(f"{args.id}{params}: {explain_effect(proc.effect.tree)}")
-        return EXIT_OK
+    except KeyError:
+        pass
     from rulewright.compiler.diagnostics import did_you_mean
-    guess = did_you_mean(args.id, list(pack.cards) + list(pack.procedures))
-    hint = f" (did you mean '{guess}'?)" if guess else ""
-    raise UsageError(f"no card or procedure '{args.id}' in {pack.id}{hint}")
+    known = [i for ids in ids_by_kind(pack).values() for i in ids]
+    guess = did_you_mean(args.id, known)
+    hint = f" (did you mean '{guess}'?)" if guess else " (rulewright ids PACK lists them)"
+    raise UsageError(f"no entry '{args.id}' in {pack.id}{hint}")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = _Parser(prog="rulewright",
                      description="A declarative rules compiler for dice and card board games.")
+    parser.add_argument("--version", action="version", version=f"rulewright {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -182,14 +213,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("graph", help="export the effect graph")
     p.add_argument("pack", metavar="PACK")
     p.add_argument("--format", choices=["dot", "graphml", "mermaid", "json"], default="dot")
+    p.add_argument("--focus", metavar="ID", default=None,
+                   help="only what is wired to this card, procedure, space, resource ...")
+    p.add_argument("--depth", metavar="N", type=_depth, default=None,
+                   help="with --focus: how many steps out to follow (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=cmd_graph)
 
-    p = sub.add_parser("explain", help="rules text of a card, generated from its effects")
+    p = sub.add_parser("explain", help="rules text of any entry, generated from its data and effects")
     p.add_argument("pack", metavar="PACK")
     p.add_argument("id", metavar="ID")
     p.set_defaults(func=cmd_explain)
 
+    from rulewright.runtime.commands_pack import add_pack_commands
+
+    add_pack_commands(sub)
     try:
         from rulewright.runtime.commands_run import add_run_commands
     except ImportError:  # the run commands are optional only while being built
