@@ -58,22 +58,38 @@ def add_run_commands(subparsers: Any) -> None:
     """Register ``simulate``, ``play`` and ``replay`` on the main CLI's subparsers."""
     sim = subparsers.add_parser(
         "simulate", help="play many games between bots and print balance statistics",
-        description="Play many seeded games between agents and report win rates, scores, game "
-        "length and card usage with 95%% confidence intervals.",
+        description="Play many seeded games between agents and report win rates by seat (and by "
+        "what makes seats different, e.g. a faction), scores, game length and card usage, each "
+        "with its 95% confidence interval. The same pack, seed and agents give the same games on "
+        "any machine and any number of workers.",
     )
     sim.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
-    sim.add_argument("--players", type=_positive, required=True, metavar="N")
-    sim.add_argument("--games", type=_natural, required=True, metavar="G")
-    sim.add_argument("--seed", type=_natural, default=0, metavar="S")
+    sim.add_argument("--players", type=_positive, required=True, metavar="N",
+                     help="players per game (the pack and its variants say which counts work)")
+    sim.add_argument("--games", type=_natural, required=True, metavar="G",
+                     help="how many games to play")
+    sim.add_argument("--seed", type=_natural, default=0, metavar="S",
+                     help="the first game's seed; game i is dealt from a seed derived from S and i "
+                     "(default 0)")
     sim.add_argument("--agents", default="random", metavar="LIST",
-                     help="comma-separated: random, greedy, mcts, mcts:ITER, mcts:SECONDSs")
-    sim.add_argument("--variant", default=None, metavar="NAME")
-    sim.add_argument("--workers", type=_positive, default=1, metavar="W")
+                     help="comma-separated, one per seat in turn, repeated to fill the seats: "
+                     "random, greedy, mcts, mcts:ITER (ITER playouts per decision), mcts:SECONDSs "
+                     "(time per decision; not reproducible). Seats rotate over the games so no "
+                     "agent keeps the first seat (default random)")
+    sim.add_argument("--variant", default=None, metavar="NAME",
+                     help="play this variant (default: the one the pack picks for N players, if any)")
+    sim.add_argument("--workers", type=_positive, default=1, metavar="W",
+                     help="local processes to play on (default 1); results do not depend on it")
     sim.add_argument("--cluster", default=None, metavar="ADDRESS|local",
-                     help="run on Dask: 'local' or a scheduler address (needs the cluster extra: pip install -e '.[cluster]')")
-    sim.add_argument("--format", choices=("text", "json"), default="text")
-    sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
-    sim.add_argument("--log-dir", default=None, metavar="DIR", help="write one replayable log per game")
+                     help="run on Dask: 'local' or a scheduler address (needs the cluster extra: "
+                     "pip install -e '.[cluster]')")
+    sim.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text: tables for people (default); json: one object on stdout")
+    sim.add_argument("--report", default=None, metavar="DIR",
+                     help="also write an HTML report with charts to DIR/index.html (needs the "
+                     "report extra: pip install -e '.[report]')")
+    sim.add_argument("--log-dir", default=None, metavar="DIR",
+                     help="write one replayable log per game into DIR (rulewright replay LOG)")
     sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
 
     from rulewright.runtime.commands_table import add_play_arguments, add_replay_arguments

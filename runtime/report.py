@@ -270,7 +270,7 @@ th:first-child, td:first-child { text-align: left; }
 def write_report(result: Any, out_dir: str | Path) -> Path:
     """Write ``out_dir/index.html``: charts (embedded PNGs) and the numbers behind them.
 
-    Needs matplotlib (``pip install 'rulewright[report]'``); returns the file's path.
+    Needs matplotlib (``pip install -e '.[report]'`` in the checkout); returns the file's path.
     """
     import matplotlib
 
