@@ -24,6 +24,10 @@ _DIE_TEXT = re.compile(r"\b([a-z][a-z0-9_]*(?:#\d+)?) \[([a-z0-9_, ]*)\]")
 _IDENT = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _VAR_PREFIX = re.compile(r"^(?:[a-z][a-z0-9_]{0,2}|next): ")
 _COPY = re.compile(r"^([a-z][a-z0-9_]*)#\d+$")
+_ICON_LIST = re.compile(r"\[([a-z][a-z0-9_]*(?:, [a-z][a-z0-9_]*)*)\]")
+_COPY_IN_TEXT = re.compile(r"\b([a-z][a-z0-9_]*)#\d+\b")
+_SOURCE_CHOICE = re.compile(r"^(?:may )?choose ([a-z][a-z0-9_]*) in ([a-z][a-z0-9_.]*)"
+                            r"(?: where .*?)?: (.*)$")
 
 
 def _humanise(name: str) -> str:
@@ -171,9 +175,24 @@ class Presentation:
 
     def readable_label(self, label: str) -> str:
         """An option's label in the pack's words: the chooser's variable prefix ("f: ")
-        dropped, dice and ids by their names, constants by their numbers."""
+        dropped, dice and ids by their names, constants by their numbers, and an option that
+        is shown as its effect's source text ("choose d in pool where ...: upgrade(d, g)")
+        said as what it does ("Choose from active pool: upgrade")."""
         text = _VAR_PREFIX.sub("", label)
-        text = _DIE_TEXT.sub(lambda m: self.die_text(_COPY.sub(r"\1", m.group(1)), m.group(2)), text)
+        source = _SOURCE_CHOICE.match(text)
+        if source is not None:
+            text = self._source_choice(source)
+        dice = self.compiled.get("dice", {})
+        text = _DIE_TEXT.sub(lambda m: self.die_text(_COPY.sub(r"\1", m.group(1)), m.group(2))
+                             if _COPY.sub(r"\1", m.group(1)) in dice else m.group(0), text)
+        text = _COPY_IN_TEXT.sub(lambda m: self.name(m.group(1)) if m.group(1) in dice
+                                 or m.group(1) in self.compiled.get("cards", {})
+                                 else m.group(0), text)
+        icons = set(self.compiled.get("icons", []))
+        text = _ICON_LIST.sub(lambda m: "[" + ", ".join(self.name(i.strip())
+                                                         for i in m.group(1).split(",")) + "]"
+                              if {i.strip() for i in m.group(1).split(",")} <= icons
+                              else m.group(0), text)
         constants = self.compiled.get("constants", {})
         procedures = self.compiled.get("procedures", {})
 
@@ -195,6 +214,22 @@ class Presentation:
         text = self._amount_names(text)
         text = self._card_spaces(text)
         return text[:1].upper() + text[1:] if text else text
+
+    def _source_choice(self, match: re.Match) -> str:
+        """"choose a in market where ...: { pay a.cost coin; buy(a) }" -> "Choose from
+        Market: pay Coins, buy": where the choice is made and what follows, without the
+        condition's code."""
+        zone = match.group(2).split(".")[-1]
+        steps = []
+        for part in re.split(r"[;{}]", match.group(3)):
+            part = part.strip()
+            pay = re.match(r"(pay|gain|lose) .* ([a-z][a-z0-9_]*)$", part)
+            call = re.match(r"([a-z][a-z0-9_]*)\s*\(", part)
+            if pay is not None:
+                steps.append(f"{pay.group(1)} {self.name(pay.group(2), many=True)}")
+            elif call is not None:
+                steps.append(call.group(1).replace("_", " "))
+        return f"choose from {self.name(zone)}" + (f": {', '.join(steps)}" if steps else "")
 
     def _amount_names(self, text: str) -> str:
         """"gain 2 coin" -> "gain 2 Coins": a number then a resource or track, by name."""

@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable
 
+from rich.console import Group
+
 from .layout import Board, Presentation, arrange
 
 __all__ = ["HumanAgent", "HumanQuit", "UndoRequest", "render_screen", "SCREEN_LINES",
@@ -175,13 +177,14 @@ def _status_line(board: Board, presentation: Presentation, seat: int, players: i
     return text
 
 
-def _choices(title: str, options: list[str], width: int):
+def _choices(title: str, options: list[str], columns: int):
     from rich.table import Table
     from rich.text import Text
 
     grid = Table.grid(padding=(0, 1), pad_edge=True)
-    columns = 2 if len(options) > 8 and width >= 90 else 1
-    for _ in range(columns):
+    for column in range(columns):
+        if column:
+            grid.add_column(width=1)  # a gap between the columns of choices
         grid.add_column(justify="right", style="bold", no_wrap=True)
         grid.add_column(overflow="fold", ratio=1)
     rows = (len(options) + columns - 1) // columns
@@ -189,6 +192,8 @@ def _choices(title: str, options: list[str], width: int):
         cells: list[Any] = []
         for c in range(columns):
             index = c * rows + r
+            if c:
+                cells.append("")
             if index < len(options):
                 cells += [str(index + 1), Text(options[index])]
             else:
@@ -197,8 +202,9 @@ def _choices(title: str, options: list[str], width: int):
     return Text(title, style="bold yellow"), grid
 
 
-def _height(console, renderable) -> int:
-    return len(console.render_lines(renderable, console.options, pad=False))
+def _lines(console, renderable) -> list:
+    """A renderable drawn once, as lines of segments (measured and printed from the same)."""
+    return console.render_lines(renderable, console.options, pad=False)
 
 
 def render_screen(console, presentation: Presentation, view: dict, seat: int, players: int,
@@ -208,37 +214,42 @@ def render_screen(console, presentation: Presentation, view: dict, seat: int, pl
     ``options`` are the readable labels of the seat's choices, ``news`` what it saw happen
     since its last decision. The screen keeps within ``max_lines``: news is cut first (the
     newest kept), then other seats' zones, then everything, to one line per heading (``b``
-    shows the whole board).
+    shows the whole board); a long list of choices goes into two columns.
     """
     from rich.rule import Rule
+    from rich.segment import Segment, Segments
     from rich.text import Text
 
     board = arrange(view, presentation)
-    title, grid = _choices(decision_title(view.get("decision", {}).get("kind")), options,
-                           console.width)
+    question = decision_title(view.get("decision", {}).get("kind"))
+    choices = _lines(console, Group(*_choices(question, options, 1)))
+    fixed = _lines(console, Group(Rule(style="dim"),
+                                  _status_line(board, presentation, seat, players),
+                                  *_values_tables(board, console.width)))
     for squeeze in ("none", "others", "all"):
-        parts: list[Any] = [Rule(style="dim"), _status_line(board, presentation, seat, players)]
-        for block in (*_values_tables(board, console.width), _zone_lines(board, squeeze),
-                      _shared_lines(board, squeeze == "all")):
-            if block is not None:
-                parts.append(block)
-        used = sum(_height(console, p) for p in parts + [title, grid]) + 1  # + the prompt
+        blocks = [b for b in (_zone_lines(board, squeeze), _shared_lines(board, squeeze == "all"))
+                  if b is not None]
+        middle = _lines(console, Group(*blocks)) if blocks else []
+        used = len(fixed) + len(middle) + len(choices) + 1  # + the prompt
+        if used > max_lines - 2 and len(options) > 4 and console.width >= 80:
+            two = _lines(console, Group(*_choices(question, options, 2)))
+            used += len(two) - len(choices)
+            choices = two
         room = max_lines - used - (1 if news else 0)
         if not news or room >= min(len(news), 2) or squeeze == "all":
             break
     room = max(1, min(NEWS_LINES, room))
+    told = []
     if news:
         shown = news[-room:] if len(news) <= room else news[-(room - 1 or 1):]
         heading = Text("Since your last choice:", style="bold")
         if len(news) > len(shown):
             heading.append(f" ({len(news) - len(shown)} earlier: type l)", style="dim")
-        parts.append(heading)
-        parts.extend(Text("  " + line) for line in shown)
-    lines = 0
-    for part in parts + [title, grid]:
-        console.print(part, highlight=False)
-        lines += _height(console, part)
-    return lines + 1
+        told = _lines(console, Group(heading, *(Text("  " + line) for line in shown)))
+    screen = fixed + middle + told + choices
+    segments = [segment for line in screen for segment in (*line, Segment.line())]
+    console.print(Segments(segments), end="")
+    return len(screen) + 1
 
 
 # ---------------------------------------------------------------------------- the person
@@ -296,8 +307,8 @@ class HumanAgent:
                       state.game.num_players, options, memory.unread())
         memory.read = len(memory.moves)
         while True:
-            self.console.print(f"[bold]Your choice[/bold] (1-{len(options)}, h for help): ",
-                               end="")
+            self.console.print(f"Your choice (1-{len(options)}, h for help): ", end="",
+                               style="bold", highlight=False, markup=False)
             line = self.stream.readline()
             if line == "":
                 raise HumanQuit()
