@@ -122,8 +122,9 @@ def check_labels(pack: Pack) -> list[Diagnostic]:
                 if not numbers or None in numbers or number in numbers:
                     continue
                 does = " or ".join(str(n) for n in sorted(numbers))
+                many = numbers != {1}
                 diags.append(diagnostic(
                     "W701", where, f"{name}: the label says '{words}', but the effect "
-                    f"{verb}s {does} {display_name(entry_id, many=True)}",
+                    f"{verb}s {does} {display_name(entry_id, many=many)}",
                     "make the label and the effect say the same amount"))
     return diags
