@@ -131,8 +131,8 @@ def _trees(pack: Pack):
 
 
 def _layout(table: TableDef) -> dict:
-    def item(entry: TableItem) -> list[str]:
-        return [entry.id, entry.name or display_name(entry.id)]
+    def item(entry: TableItem) -> list[str]:  # a count reads best in the plural: "Coins 3"
+        return [entry.id, entry.name or display_name(entry.id, many=True)]
 
     def sections(parts: list[TableSection]) -> list[dict]:
         return [{"heading": s.heading, "show": [item(i) for i in s.show]} for s in parts]

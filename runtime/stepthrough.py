@@ -110,11 +110,11 @@ def render_html(record: GameRecord) -> str:
 <body>
 <h1>{title}</h1>
 <nav>
-<button id="first" type="button">&#x23EE; first</button>
-<button id="prev" type="button">&#x25C0; previous</button>
+<button id="first" type="button">&laquo; first</button>
+<button id="prev" type="button">&lsaquo; previous</button>
 <input id="slider" type="range" min="0" value="0" aria-label="decision">
-<button id="next" type="button">next &#x25B6;</button>
-<button id="last" type="button">end &#x23ED;</button>
+<button id="next" type="button">next &rsaquo;</button>
+<button id="last" type="button">end &raquo;</button>
 <span id="at"></span>
 </nav>
 <div id="move"></div>

@@ -207,9 +207,9 @@ def record_game(game: Any, log: dict, presentation: Presentation,
     everyone's view). The log must already have been checked to replay (``logs.replay``)."""
     state = game.new_game(log["seed"])
     steps: list[Step] = []
+    before = _view_for(state, viewer)
     for number, action in enumerate(log["actions"], start=1):
         seat = state.current_player()
-        before = _view_for(state, viewer)
         label = state.action_label(action)
         options = [presentation.readable_label(state.action_label(a))
                    for a in state.legal_actions()] if viewer in (None, seat) else []
@@ -219,7 +219,8 @@ def record_game(game: Any, log: dict, presentation: Presentation,
         steps.append(Step(number=number, seat=seat, options=options, board=board,
                           move=move_text(presentation, before, after, seat, label, viewer),
                           changes=changes(presentation, before, after, viewer)))
-    final = arrange(_view_for(state, viewer), presentation)
+        before = after
+    final = arrange(before, presentation)
     who = "everyone" if viewer is None else f"seat {viewer + 1}"
     title = (f"{presentation.pack_name}, {game.num_players} player"
              f"{'s' if game.num_players != 1 else ''}"

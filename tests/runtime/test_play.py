@@ -8,7 +8,6 @@ the log is replayed and each screen is checked against the state it was drawn fr
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -17,6 +16,8 @@ from pathlib import Path
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+
+from hidden_kit import hidden_names  # noqa: E402
 
 from rulewright.compiler.pipeline import compile_pack  # noqa: E402
 from rulewright.runtime.game import Game  # noqa: E402
@@ -66,23 +67,6 @@ def options_of(screen: list[str]) -> list[str]:
                                        line):
             found[int(number)] = text
     return [found[n] for n in sorted(found)]
-
-
-def hidden_names(state, seat: int) -> set[str]:
-    """Names of cards another seat holds where ``seat`` sees only a count (each seat's own
-    view says what it holds), and that are not in sight anywhere on ``seat``'s side."""
-    mine = state.view(seat)
-    in_sight = json.dumps(mine)
-    cards = {card["name"] for card in state.game.compiled["cards"].values()}
-    names = set()
-    for other in range(state.game.num_players):
-        if other == seat:
-            continue
-        theirs = state.view(other)["players"][other]["zones"]
-        for zone, shown in mine["players"][other]["zones"].items():
-            if isinstance(shown, dict) and isinstance(theirs.get(zone), list):
-                names |= {name for name in theirs[zone] if name in cards}
-    return {name for name in names if f'"{name}"' not in in_sight}
 
 
 def play_by_labels(child, rng: random.Random, prefer: list[str], screens: list[list[str]],
