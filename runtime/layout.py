@@ -179,6 +179,8 @@ class Presentation:
         is shown as its effect's source text ("choose d in pool where ...: upgrade(d, g)")
         said as what it does ("Choose from active pool: upgrade")."""
         text = _VAR_PREFIX.sub("", label)
+        if text == "none":  # the engine's word for declining an optional pick
+            return "None of these"
         source = _SOURCE_CHOICE.match(text)
         if source is not None:
             text = self._source_choice(source)
