@@ -2,7 +2,7 @@
 
 ``explain_entry(pack, id)`` writes the rules text of any entry -- a card, die, space, track,
 resource, var, zone, constant, procedure or variant -- as a designer would print it:
-numbers rather than constant names ("pay 2 Coins", not "pay Benefactor Price Near Coin"), the
+numbers rather than constant names ("pay 2 Coins", not "pay Market Price Coin"), the
 pack's own names for things (``rules.table.names``). ``explain_effect(node)`` turns one parsed
 effect, expression, trigger or needs list into a sentence.
 
@@ -496,7 +496,7 @@ def _space_name(space: SpaceDef, card_id: str = "") -> str:
 
 
 def explain_space(space: SpaceDef, card_id: str = "") -> str:
-    """An action space: "Space 2 (requires: its Guild is Red): Gain 1 Influence." """
+    """An action space: "Space 2 (requires: its Colour is Red): Gain 1 Influence." """
     head = _space_name(space, card_id)
     if space.requires is not None:
         req = _tree(space.requires, "expr")

@@ -59,7 +59,7 @@ def add_run_commands(subparsers: Any) -> None:
     sim = subparsers.add_parser(
         "simulate", help="play many games between bots and print balance statistics",
         description="Play many seeded games between agents and report win rates by seat (and by "
-        "what makes seats different, e.g. a faction), scores, game length and card usage, each "
+        "what makes seats different, e.g. a role), scores, game length and card usage, each "
         "with its 95% confidence interval. The same pack, seed and agents give the same games on "
         "any machine and any number of workers.",
     )

@@ -114,12 +114,12 @@ class Presentation:
         return forms[1] if many else forms[0]
 
     def die_text(self, die_id: str, icons: str) -> str:
-        """A die as it lies: its name and the icons of its face up ("Artisan 1 [Coin]")."""
+        """A die as it lies: its name and the icons of its face up ("Red Die [Coin]")."""
         faces = ", ".join(self.name(i.strip()) for i in icons.split(",") if i.strip())
         return f"{self.name(die_id)} [{faces or 'blank'}]"
 
     def component(self, text: Any) -> str:
-        """A component as a view shows it ("artisan_1 [coin]", a card's name, an id)."""
+        """A component as a view shows it ("red_die [coin]", a card's name, an id)."""
         text = str(text)
         match = _DIE_TEXT.fullmatch(text)
         if match:
