@@ -143,14 +143,18 @@ class Presentation:
             return ", ".join(self.value_text(v) for v in value) or "—"
         return str(value)
 
-    def zone_text(self, contents: Any, mine: bool) -> tuple[str, bool]:
-        """A zone's contents as a view shows them: (text, hidden from this seat)."""
+    def zone_text(self, contents: Any, mine: bool | None) -> tuple[str, bool]:
+        """A zone's contents as a view shows them: (text, hidden from this seat). ``mine``:
+        whether the zone is the seat's own (None: a shared zone)."""
         if isinstance(contents, dict):
             count = contents.get("count", 0)
             if "contents" in contents:
                 return f"{count}: {self.listing([self.name(c) for c in contents['contents']])}" \
                     if count else "—", False
-            return (f"{count} hidden" if count else "—"), bool(count)
+            if not count:
+                return "—", False
+            # another seat's hand shows only how many; a shared deck is face down for everyone
+            return (f"{count} hidden" if mine is False else f"{count} face down"), True
         if isinstance(contents, list):
             if not contents:
                 return "—", False
@@ -319,8 +323,8 @@ def _value_row(presentation: Presentation, entry_id: str, name: str, value: Any)
     return Row(name, presentation.value_text(value), number)
 
 
-def _rows(presentation: Presentation, items: list, values: dict, zones: dict, mine: bool,
-          skip_empty: bool) -> list[Row]:
+def _rows(presentation: Presentation, items: list, values: dict, zones: dict,
+          mine: bool | None, skip_empty: bool) -> list[Row]:
     rows = []
     for entry_id, name in items:
         if entry_id in zones:
@@ -362,7 +366,7 @@ def arrange(view: dict, presentation: Presentation) -> Board:
         seats.append(SeatPart(seat, title, sections))
     shared = []
     for section in layout.get("board", []):
-        rows = _rows(presentation, section["show"], shared_values, shared_zones, False, True)
+        rows = _rows(presentation, section["show"], shared_values, shared_zones, None, True)
         if rows:
             shared.append((section["heading"], rows))
     return Board(status=status, seats=seats, shared=shared, viewer=viewer)
