@@ -287,7 +287,7 @@ def run_replay(args: argparse.Namespace) -> int:
         raise CommandError(str(exc), 1) from None
     if not outcome.ok:
         raise CommandError(outcome.problem or "replay failed", 1)
-    if args.transcript or args.html:
+    if args.transcript or args.html or args.seat is not None:
         from rulewright.runtime.commands_table import write_game_records
 
         return write_game_records(args, log, game, pack_path, compiled)

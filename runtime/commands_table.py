@@ -189,6 +189,8 @@ def write_game_records(args: argparse.Namespace, log: dict, game: Any, pack_path
     """``replay --transcript`` (to stdout) and ``--html OUT`` for a log that replayed."""
     from rulewright.runtime.transcript import record_game, render_transcript
 
+    if not (args.transcript or args.html):
+        raise CommandError("--seat goes with --transcript or --html", 2)
     viewer = _seat_index(args.seat, game.num_players) if args.seat is not None else None
     presentation = presentation_for(pack_path, compiled)
     record = record_game(game, log, presentation, viewer)
