@@ -163,6 +163,7 @@ class Presentation:
 
     @staticmethod
     def listing(items: list[str]) -> str:
+        """Items as "A ×3, B, C …and 5 more", led by the total when they are many."""
         counts: dict[str, int] = {}
         for item in items:
             counts[item] = counts.get(item, 0) + 1
@@ -181,7 +182,11 @@ class Presentation:
         """An option's label in the pack's words: the chooser's variable prefix ("f: ")
         dropped, dice and ids by their names, constants by their numbers, and an option that
         is shown as its effect's source text ("choose d in pool where ...: upgrade(d, g)")
-        said as what it does ("Choose from active pool: upgrade")."""
+        said as what it does ("Choose from active pool: upgrade").
+
+        The engine's labels still show some options as effect text and ids; reading them
+        here keeps the table in the designer's words without a second copy of the wording.
+        """
         text = _VAR_PREFIX.sub("", label)
         if text == "none":  # the engine's word for declining an optional pick
             return "None of these"

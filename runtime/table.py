@@ -6,7 +6,7 @@ seat's last decision, and the choices in the designer's words. Everything on it 
 ``state.view(seat)`` (arranged by ``runtime/layout.py``), the seat's own options and moves
 narrated through ``runtime/transcript.py``, so nothing the seat may not see reaches the screen.
 
-:class:`HumanAgent` reads one line per decision: a choice's number, or a command (``?`` lists
+:class:`HumanAgent` reads one line per decision: a choice's number, or a command (``h`` lists
 them). Undo and save need the whole game, so they are offered by ``play``'s
 :class:`TableSession`, which keeps the log (the log is the save file).
 """
@@ -22,9 +22,10 @@ from typing import IO, Any, Callable
 from rich.console import Group
 
 from .layout import Board, Presentation, arrange
+from .transcript import move_text
 
-__all__ = ["HumanAgent", "HumanQuit", "UndoRequest", "render_screen", "SCREEN_LINES",
-           "decision_title", "HELP"]
+__all__ = ["HumanAgent", "HumanQuit", "UndoRequest", "TableSession", "SeatMemory",
+           "render_screen", "SCREEN_LINES", "decision_title", "HELP"]
 
 SCREEN_LINES = 38
 """The most lines one decision's screen takes (a 40-line terminal keeps the prompt in view)."""
@@ -381,23 +382,27 @@ class HumanAgent:
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column(overflow="fold")
         for name, value in sorted(view.get("shared", {}).items()):
-            table.add_row(presentation.name(name), _full(presentation, value))
+            table.add_row(presentation.name(name), _full(presentation, value, None))
         for name, value in sorted(view.get("zones", {}).items()):
-            table.add_row(presentation.name(name), _full(presentation, value))
+            table.add_row(presentation.name(name), _full(presentation, value, None))
         for part in view.get("players", []):
-            who = "You" if part["seat"] == view.get("you") else f"Seat {part['seat'] + 1}"
+            mine = part["seat"] == view.get("you")
+            who = "You" if mine else f"Seat {part['seat'] + 1}"
             for name, value in sorted(part.get("values", {}).items()):
-                table.add_row(f"{who} {presentation.name(name)}", _full(presentation, value))
+                table.add_row(f"{who} {presentation.name(name)}",
+                              _full(presentation, value, mine))
             for name, value in sorted(part.get("zones", {}).items()):
-                table.add_row(f"{who} {presentation.name(name)}", _full(presentation, value))
+                table.add_row(f"{who} {presentation.name(name)}",
+                              _full(presentation, value, mine))
         self.console.print(table, highlight=False)
 
 
-def _full(presentation: Presentation, value: Any) -> str:
+def _full(presentation: Presentation, value: Any, mine: bool | None) -> str:
+    """A value or zone of a view, every item listed (``mine``: the seat's own; None: shared)."""
     if isinstance(value, list):
         return ", ".join(presentation.component(v) for v in value) or "—"
     if isinstance(value, dict):
-        text, _ = presentation.zone_text(value, True)
+        text, _ = presentation.zone_text(value, mine)
         return text
     return "?" if value == "hidden" else presentation.value_text(value)
 
@@ -486,8 +491,8 @@ class TableSession:
             if person == seat:
                 text = f"You: {self.presentation.readable_label(label)}"
             else:
-                text = _move_text(self.presentation, before[person], self.state.view(person),
-                                  seat, label, person)
+                text = move_text(self.presentation, before[person], self.state.view(person),
+                                 seat, label, person)
             self._remember(person, index, text)
 
     def _remember(self, person: int, index: int, text: str) -> None:
@@ -539,10 +544,3 @@ class TableSession:
                 raise
             self._apply(action)
         return self.state
-
-
-def _move_text(presentation: Presentation, before: dict, after: dict, mover: int, label: str,
-               viewer: int) -> str:
-    from .transcript import move_text
-
-    return move_text(presentation, before, after, mover, label, viewer)
