@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import ir
-from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
+from .model import AbilityDef, CardSide, EffectText, Pack, ProcedureDef, SpaceDef
 from .parser import EffectSyntaxError, parse
 
-__all__ = ["explain_effect", "explain_card", "explain_entry", "explain_ability",
+__all__ = ["explain_effect", "explain_card", "explain_entry", "explain_ability", "explain_procedure",
            "statement_text", "expression_text", "ids_by_kind", "humanise", "display_name",
            "wording_of", "Wording", "ability_is_optional"]
 
@@ -627,19 +627,27 @@ def _explain_constant(pack: Pack, constant_id: str) -> str:
     return _described(text, description)
 
 
-def _explain_procedure(pack: Pack, procedure_id: str) -> str:
-    proc = pack.procedures[procedure_id]
-    params = f"({', '.join(proc.params)})" if proc.params else ""
-    head = f"{procedure_id}{params}"
-    if proc.text:
-        head += f' -- reads "{proc.text}"'
-    if proc.effect is not None:
-        body = _explain_text(proc.effect, "effect")
-    elif proc.value is not None:
-        body = "Value: " + _explain_text(proc.value, "expr")
+def explain_procedure(procedure: ProcedureDef) -> str:
+    """The rules text of a procedure: ``name(params): what it does.`` (for a procedure with a
+    ``value``, the value it computes)."""
+    params = f"({', '.join(procedure.params)})" if procedure.params else ""
+    if procedure.effect is not None:
+        body = _explain_text(procedure.effect, "effect")
+    elif procedure.value is not None:
+        body = _explain_text(procedure.value, "expr")
     else:
         body = "Nothing."
-    return _described(head, proc.description) + "\n" + body
+    return f"{procedure.id}{params}: {body}"
+
+
+def _explain_procedure(pack: Pack, procedure_id: str) -> str:
+    proc = pack.procedures[procedure_id]
+    lines = [explain_procedure(proc)]
+    if proc.text:
+        lines.append(f'A call reads "{proc.text}".')
+    if proc.description:
+        lines.append(proc.description)
+    return "\n".join(lines)
 
 
 def _explain_variant(pack: Pack, variant_id: str) -> str:

@@ -3,12 +3,14 @@
 Every jsonschema error is turned into a :class:`Diagnostic` at the YAML node it concerns: an
 unknown key at the key (with a did-you-mean hint), a missing field at the mapping that lacks it,
 a wrong type or value at the value. Schemas are read with ``importlib.resources`` from
-``rulewright.schemas`` so an installed wheel finds them.
+``rulewright.schemas`` so an installed wheel finds them (and ``write_schemas`` copies them
+out for an editor).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -87,6 +89,21 @@ def _const_as_enum(schema: Any) -> Any:
         else:
             out[key] = _const_as_enum(value)
     return out
+
+
+def write_schemas(folder: str) -> list[str]:
+    """Write the schema of every kind of file (``pack``, ``rules``, ...) into ``folder``,
+    created if needed, files replaced, so that an editor finds them wherever a pack lives
+    (``rulewright schemas DIR``). Returns the paths written."""
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    for kind in ALL_KINDS:
+        name = f"{kind}.schema.json"
+        target = os.path.join(folder, name)
+        with open(target, "wb") as handle:
+            handle.write(resources.files("rulewright.schemas").joinpath(name).read_bytes())
+        written.append(target)
+    return written
 
 
 def is_valid(kind: str, data: Any) -> bool:

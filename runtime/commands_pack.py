@@ -15,8 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_pack_commands", "write_starter_pack", "write_schemas", "pack_id_for",
-           "STARTER_FILES"]
+__all__ = ["add_pack_commands", "write_starter_pack", "pack_id_for", "STARTER_FILES"]
 
 STARTER_FILES = ("pack.yaml", "rules.yaml", "procedures.yaml", "dice.yaml", "cards.yaml")
 """The pack files ``rulewright new`` writes, in the manifest's order."""
@@ -26,11 +25,6 @@ def _starter() -> Any:
     return resources.files("rulewright") / "templates" / "starter"
 
 
-def _schema_files() -> list[Any]:
-    return sorted((f for f in resources.files("rulewright.schemas").iterdir()
-                   if f.name.endswith(".schema.json")), key=lambda f: f.name)
-
-
 def pack_id_for(folder: str) -> str:
     """A pack id from a folder name: lower case letters, digits and ``_``, starting with a
     letter ("My Game!" -> "my_game")."""
@@ -38,17 +32,6 @@ def pack_id_for(folder: str) -> str:
     if not name or not name[0].isalpha():
         name = "pack_" + name if name else "my_pack"
     return name
-
-
-def write_schemas(target: Path) -> list[Path]:
-    """Copy every content file's JSON Schema into ``target``; returns the files written."""
-    target.mkdir(parents=True, exist_ok=True)
-    written = []
-    for schema in _schema_files():
-        path = target / schema.name
-        path.write_bytes(schema.read_bytes())
-        written.append(path)
-    return written
 
 
 def write_starter_pack(folder: Path, pack_id: str) -> list[str]:
@@ -66,7 +49,9 @@ def write_starter_pack(folder: Path, pack_id: str) -> list[str]:
     test = (_starter() / "test_pack.py").read_text(encoding="utf-8")
     (folder / test_name).write_text(test.replace("test_PACK.py", test_name), encoding="utf-8")
     written.append(test_name)
-    write_schemas(folder / "schemas")
+    from rulewright.compiler.schema_check import write_schemas
+
+    write_schemas(str(folder / "schemas"))
     written.append("schemas/")
     return written
 
@@ -92,7 +77,12 @@ The pack guide (docs/pack-guide.md) goes on from here.""")
 
 def cmd_schemas(args: argparse.Namespace) -> int:
     """``rulewright schemas DIR``: the JSON Schemas, for editors (see the pack guide)."""
-    written = write_schemas(Path(args.dir))
+    from rulewright.compiler.schema_check import write_schemas
+    from rulewright.runtime.cli import UsageError
+
+    if Path(args.dir).exists() and not Path(args.dir).is_dir():
+        raise UsageError(f"{args.dir} exists and is not a folder")
+    written = [Path(p) for p in write_schemas(args.dir)]
     print(f"wrote {len(written)} schemas to {args.dir}: {', '.join(p.name for p in written)}")
     print(f"first line of a cards file: # yaml-language-server: "
           f"$schema={Path(args.dir).as_posix()}/cards.schema.json (relative to the file)")
