@@ -109,12 +109,12 @@ def check_labels(pack: Pack) -> list[Diagnostic]:
             if not chosen:
                 if says_may and not ability_is_optional(ability):
                     diags.append(diagnostic(
-                        "W701", where, f"{name}: the label says 'may', but the ability "
+                        "W701", where, f"'{name}': the label says 'may', but the ability "
                         "happens on its own", "write `may ...` in the effect, or drop 'may' "
                         "from the label"))
                 elif not says_may and _optional_effect(ability):
                     diags.append(diagnostic(
-                        "W701", where, f"{name}: the effect is optional, but the label reads "
+                        "W701", where, f"'{name}': the effect is optional, but the label reads "
                         "as if it always happens", "say 'may' in the label"))
             amounts = _effect_amounts(ability.effect.tree, pack.constants)
             for verb, number, entry_id, words in _label_amounts(ability.label, nouns):
@@ -124,7 +124,7 @@ def check_labels(pack: Pack) -> list[Diagnostic]:
                 does = " or ".join(str(n) for n in sorted(numbers))
                 many = numbers != {1}
                 diags.append(diagnostic(
-                    "W701", where, f"{name}: the label says '{words}', but the effect "
+                    "W701", where, f"'{name}': the label says '{words}', but the effect "
                     f"{verb}s {does} {display_name(entry_id, many=many)}",
                     "make the label and the effect say the same amount"))
     return diags

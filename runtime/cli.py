@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 
@@ -192,6 +193,52 @@ def cmd_explain(args) -> int:
     raise UsageError(f"no entry '{args.id}' in {pack.id}{hint}")
 
 
+def cmd_ids(args) -> int:
+    """Print every id of the pack, by kind."""
+    from rulewright.compiler import diagnostics as diag
+    from rulewright.compiler.explain import ids_by_kind
+    from rulewright.compiler.loader import load_pack
+
+    pack, diagnostics = load_pack(_pack_dir(args.pack), args.pack)
+    if pack is None:
+        sys.stderr.write(diag.render_text(diagnostics))
+        return EXIT_CONTENT
+    for kind, ids in ids_by_kind(pack).items():
+        print(f"{kind} ({len(ids)}): {', '.join(ids)}")
+    return EXIT_OK
+
+
+def cmd_new(args) -> int:
+    """Write the starter pack into a new folder and say what to do next."""
+    from rulewright.compiler.starter import pack_id_for, write_starter_pack
+
+    if os.path.exists(args.dir) and (not os.path.isdir(args.dir) or os.listdir(args.dir)):
+        raise UsageError(f"{args.dir} already exists and is not empty; choose a new folder")
+    pack_id = pack_id_for(args.dir)
+    written = write_starter_pack(Path(args.dir), pack_id)
+    print(f"wrote {args.dir}: {', '.join(written)}")
+    print(f"""next:
+  rulewright validate {args.dir}
+  rulewright simulate {args.dir} --players 3 --games 200
+  rulewright play {args.dir} --players 3
+  python {Path(args.dir) / f'test_{pack_id}.py'}
+The pack guide (docs/pack-guide.md) goes on from here.""")
+    return EXIT_OK
+
+
+def cmd_schemas(args) -> int:
+    """Write the JSON Schemas of every kind of content file into a folder, for an editor."""
+    from rulewright.compiler.schema_check import write_schemas
+
+    if os.path.exists(args.dir) and not os.path.isdir(args.dir):
+        raise UsageError(f"{args.dir} exists and is not a folder")
+    written = [Path(p).name for p in write_schemas(args.dir)]
+    print(f"wrote {len(written)} schemas to {args.dir}: {', '.join(written)}")
+    print(f"first line of a cards file: # yaml-language-server: "
+          f"$schema={Path(args.dir).as_posix()}/cards.schema.json (relative to the file)")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = _Parser(prog="rulewright",
@@ -225,15 +272,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", metavar="ID")
     p.set_defaults(func=cmd_explain)
 
-    from rulewright.runtime.commands_pack import add_pack_commands
+    p = sub.add_parser("ids", help="list every id of a pack, by kind")
+    p.add_argument("pack", metavar="PACK")
+    p.set_defaults(func=cmd_ids)
 
-    add_pack_commands(sub)
+    p = sub.add_parser("new", help="write a small working pack to start from",
+                       description="Write a small working pack (it validates, simulates and has "
+                       "a test you can run) into a new folder; the pack guide goes on from it.")
+    p.add_argument("dir", metavar="DIR", help="the new pack's folder (its name is the pack id)")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("schemas", help="write the JSON Schemas of content files, for an editor",
+                       description="Write the JSON Schema of every kind of content file into "
+                       "DIR, so an editor can check pack files anywhere (see the modeline in the "
+                       "pack guide).")
+    p.add_argument("dir", metavar="DIR")
+    p.set_defaults(func=cmd_schemas)
+
     try:
         from rulewright.runtime.commands_run import add_run_commands
     except ImportError:  # the run commands are optional only while being built
         add_run_commands = None
     if add_run_commands is not None:
+        from rulewright.runtime.commands_table import add_table_commands
+
         add_run_commands(sub)
+        add_table_commands(sub)
     return parser
 
 

@@ -55,7 +55,8 @@ _natural = _whole_number(0, "must not be negative")
 
 
 def add_run_commands(subparsers: Any) -> None:
-    """Register ``simulate``, ``play`` and ``replay`` on the main CLI's subparsers."""
+    """Register ``simulate`` and ``replay`` on the main CLI's subparsers (``play`` is
+    ``runtime/commands_table.py``'s)."""
     sim = subparsers.add_parser(
         "simulate", help="play many games between bots and print balance statistics",
         description="Play many seeded games between agents and report win rates by seat (and by "
@@ -92,17 +93,6 @@ def add_run_commands(subparsers: Any) -> None:
                      help="write one replayable log per game into DIR (rulewright replay LOG)")
     sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
 
-    from rulewright.runtime.commands_table import add_play_arguments, add_replay_arguments
-
-    play = subparsers.add_parser(
-        "play", help="play a game at the terminal against bots",
-        description="Play one game: you at --seat, agents at the other seats, one screen per "
-        "decision. Answers are read from standard input, one per line (a choice's number, or "
-        "a command: h lists them), so a game can be scripted.",
-    )
-    add_play_arguments(play)
-    play.set_defaults(game_factory=load_game)
-
     rep = subparsers.add_parser(
         "replay", help="re-run a logged game and check its final digest",
         description="Re-apply every logged action (each must be legal) and compare the final "
@@ -111,7 +101,6 @@ def add_run_commands(subparsers: Any) -> None:
     rep.add_argument("log", metavar="LOG.json")
     rep.add_argument("--pack", default=None, metavar="PACK",
                      help="the pack to replay against (default: the one named in the log)")
-    add_replay_arguments(rep)
     rep.set_defaults(func=run_replay, game_factory=load_game, command_name="replay")
 
 
@@ -165,7 +154,7 @@ def load_compiled(path: str) -> dict:
 
 def _build_game(args: argparse.Namespace, compiled: dict) -> Any:
     """The game for the requested players and variant; a refusal is a usage error."""
-    from rulewright.runtime.commands_table import player_count_problem
+    from rulewright.runtime.players import player_count_problem
 
     problem = player_count_problem(compiled, args.players, args.variant) \
         if isinstance(compiled.get("pack"), dict) else None
@@ -277,8 +266,7 @@ def run_replay(args: argparse.Namespace) -> int:
         log = load_log(args.log)
     except LogError as exc:
         raise CommandError(str(exc), 1) from None
-    pack_path = _replay_pack(args, log)
-    compiled = load_compiled(pack_path)
+    compiled = load_compiled(_replay_pack(args, log))
     args.players, args.variant = log["players"], log.get("variant")
     game = _build_game(args, compiled)
     try:
@@ -287,9 +275,5 @@ def run_replay(args: argparse.Namespace) -> int:
         raise CommandError(str(exc), 1) from None
     if not outcome.ok:
         raise CommandError(outcome.problem or "replay failed", 1)
-    if args.transcript or args.html or args.seat is not None:
-        from rulewright.runtime.commands_table import write_game_records
-
-        return write_game_records(args, log, game, pack_path, compiled)
     print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): final digest matches")
     return 0

@@ -1,30 +1,53 @@
 """The table's command-line layer: ``play`` for people, ``replay --transcript/--html``.
 
-Like ``runtime/commands_run.py`` it calls both the compiler (for the pack's names, layout and
-card text: ``compiler/table_layout.py``) and the runtime (the game, ``runtime/table.py``,
-``runtime/transcript.py``, ``runtime/stepthrough.py``). Handlers return exit codes and raise
+Part of the command line, like ``runtime/commands_run.py`` (whose loading, game building and
+error handling it uses): it calls both the compiler (for the pack's names, layout and card
+text: ``compiler/table_layout.py``) and the runtime (``runtime/table.py``,
+``runtime/transcript.py``, ``runtime/stepthrough.py``). :func:`add_table_commands` registers
+``play`` and gives ``replay`` its record options. Handlers return exit codes and raise
 ``CommandError`` for one-line failures.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
 from rulewright.runtime.commands_run import (
-    CommandError, _agent_names, _build_game, _guarded, _natural, _positive,
-    load_compiled,
+    CommandError, _agent_names, _build_game, _guarded, _natural, _positive, _replay_pack,
+    load_compiled, run_replay,
 )
+from rulewright.runtime.simulate import load_game
 
-__all__ = ["add_play_arguments", "add_replay_arguments", "run_table_play",
-           "write_game_records", "presentation_for", "player_count_problem"]
+__all__ = ["add_table_commands", "run_table_play", "run_replay_and_records",
+           "write_game_records", "presentation_for"]
 
 
-def add_play_arguments(play: argparse.ArgumentParser) -> None:
-    """The options of ``rulewright play``."""
+def add_table_commands(subparsers: Any) -> None:
+    """Register ``play`` and add the record options to ``replay`` (registered before, by
+    ``runtime/commands_run.py``)."""
+    play = subparsers.add_parser(
+        "play", help="play a game at the terminal against bots",
+        description="Play one game: you at --seat, agents at the other seats, one screen per "
+        "decision. Answers are read from standard input, one per line (a choice's number, or "
+        "a command: h lists them), so a game can be scripted.",
+    )
+    _add_play_arguments(play)
+    replay = subparsers.choices["replay"]
+    replay.add_argument("--transcript", action="store_true",
+                        help="print the game in words, decision by decision")
+    replay.add_argument("--seat", type=_positive, default=None, metavar="K",
+                        help="the transcript or page as seat K sees the game (default: everyone)")
+    replay.add_argument("--html", default=None, metavar="OUT.html",
+                        help="write a page that steps through the game, decision by decision")
+    replay.set_defaults(func=run_replay_and_records)
+
+
+def _add_play_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
     play.add_argument("--players", type=_positive, default=None, metavar="N",
                       help="how many players (not needed with --resume)")
@@ -39,52 +62,7 @@ def add_play_arguments(play: argparse.ArgumentParser) -> None:
                       help="the game's log: written when you save, quit and at the end")
     play.add_argument("--resume", default=None, metavar="SAVE.json",
                       help="go on with a saved game (a log written by s, q or --log)")
-    play.set_defaults(func=run_table_play, command_name="play")
-
-
-def add_replay_arguments(replay: argparse.ArgumentParser) -> None:
-    """``rulewright replay``'s options for game records."""
-    replay.add_argument("--transcript", action="store_true",
-                        help="print the game in words, decision by decision")
-    replay.add_argument("--seat", type=_positive, default=None, metavar="K",
-                        help="the transcript or page as seat K sees the game (default: everyone)")
-    replay.add_argument("--html", default=None, metavar="OUT.html",
-                        help="write a page that steps through the game, decision by decision")
-
-
-def player_count_problem(compiled: dict, players: int, variant: str | None) -> str | None:
-    """A sentence saying which player counts the pack and its variants support, when
-    ``players`` is not one of them (None when it is)."""
-    pack = compiled.get("pack") or {}
-    low, high = pack.get("players", [1, 99])
-    variants = compiled.get("variants") or {}
-
-    def counts(pair) -> str:
-        return f"{pair[0]}" if pair[0] == pair[1] else f"{pair[0]}-{pair[1]}"
-
-    if variant is not None:
-        if variant not in variants:
-            return None  # the game's own message names the known variants
-        pair = variants[variant]["players"]
-        if pair[0] <= players <= pair[1]:
-            return None
-        return (f"{pack.get('id', 'this pack')} in variant {variant} is for {counts(pair)} "
-                f"players, not {players}")
-    fits = low <= players <= high or any(
-        v["auto"] and v["players"][0] <= players <= v["players"][1] for v in variants.values())
-    if fits:
-        return None
-    by_count: dict[str, list[str]] = {}
-    for vid, v in sorted(variants.items()):
-        pair = tuple(v["players"])
-        if not (low <= pair[0] and pair[1] <= high):
-            by_count.setdefault(counts(pair), []).append(vid)
-    text = f"{pack.get('id', 'this pack')} is for {counts((low, high))} players, not {players}"
-    if by_count:
-        text += "; with a variant: " + ", ".join(
-            f"{count} ({', '.join(vids)})" for count, vids in sorted(
-                by_count.items(), key=lambda item: int(item[0].split("-")[0])))
-    return text
+    play.set_defaults(func=run_table_play, game_factory=load_game, command_name="play")
 
 
 def presentation_for(pack_path: str, compiled: dict) -> Any:
@@ -184,13 +162,34 @@ def run_table_play(args: argparse.Namespace) -> int:
     return 0
 
 
+@_guarded
+def run_replay_and_records(args: argparse.Namespace) -> int:
+    """``rulewright replay``: check the log replays exactly, then write what was asked for:
+    ``--transcript`` (to stdout), ``--html OUT``."""
+    if args.seat is not None and not (args.transcript or args.html):
+        raise CommandError("--seat goes with --transcript or --html", 2)
+    if not (args.transcript or args.html):
+        return run_replay(args)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout is the transcript's alone
+        code = run_replay(args)
+    if code:
+        return code
+    from rulewright.runtime.logs import LogError, load_log
+
+    try:
+        log = load_log(args.log)
+    except LogError as exc:
+        raise CommandError(str(exc), 1) from None
+    pack_path = _replay_pack(args, log)
+    compiled = load_compiled(pack_path)
+    return write_game_records(args, log, _build_game(args, compiled), pack_path, compiled)
+
+
 def write_game_records(args: argparse.Namespace, log: dict, game: Any, pack_path: str,
                        compiled: dict) -> int:
-    """``replay --transcript`` (to stdout) and ``--html OUT`` for a log that replayed."""
+    """The transcript (to stdout) and the page (``--html OUT``) of a log that replayed."""
     from rulewright.runtime.transcript import record_game, render_transcript
 
-    if not (args.transcript or args.html):
-        raise CommandError("--seat goes with --transcript or --html", 2)
     viewer = _seat_index(args.seat, game.num_players) if args.seat is not None else None
     presentation = presentation_for(pack_path, compiled)
     record = record_game(game, log, presentation, viewer)

@@ -332,7 +332,7 @@ class HumanAgent:
         elif word in ("h", "help") or text == "?":
             say(HELP, highlight=False, markup=False)
         elif word in ("?", "c", "card"):
-            self._card_text(rest, labels, presentation)
+            self._card_text(rest, state, legal, labels, presentation)
         elif word in ("b", "board"):
             self._whole_board(state.view(seat), presentation)
         elif word in ("l", "log"):
@@ -356,10 +356,14 @@ class HumanAgent:
                 "or h for help.[/red]")
         return None
 
-    def _card_text(self, rest: str, labels: list[str], presentation: Presentation) -> None:
+    def _card_text(self, rest: str, state: Any, legal: list[int], labels: list[str],
+                   presentation: Presentation) -> None:
         say = self.console.print
         if rest.isdigit() and 1 <= int(rest) <= len(labels):
-            ids = presentation.references(labels[int(rest) - 1])
+            number = int(rest) - 1
+            refs = state.option_refs(legal[number]) if hasattr(state, "option_refs") else []
+            ids = [r for r in refs if r in presentation.texts] or \
+                presentation.references(labels[number])
             if not ids:
                 say("That choice names no card, die or space.", highlight=False)
             for entry_id in ids:

@@ -12,7 +12,8 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"compiler": "rulewright.compiler", "runtime": "rulewright.runtime",
             "rulewright": "rulewright"}
-CLI = {"rulewright.runtime.cli", "rulewright.runtime.commands_run"}
+CLI = {"rulewright.runtime.cli", "rulewright.runtime.commands_run",
+       "rulewright.runtime.commands_table"}
 
 
 def _modules() -> dict[str, Path]:

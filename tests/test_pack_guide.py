@@ -18,7 +18,7 @@ import pytest
 from rulewright.compiler.explain import explain_entry
 from rulewright.compiler.pipeline import check_pack_full, compile_pack
 from rulewright.runtime.agents import RandomAgent
-from rulewright.runtime.commands_pack import write_starter_pack
+from rulewright.compiler.starter import write_starter_pack
 from rulewright.runtime.game import Game
 from rulewright.runtime.logs import play_logged_game
 

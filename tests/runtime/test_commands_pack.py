@@ -4,6 +4,7 @@ messages a first-time user meets (player counts, simulate --help)."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -111,9 +112,14 @@ def test_version_and_simulate_help(capsys):
 def test_a_wheel_ships_the_starter_and_the_schemas_and_works_in_a_fresh_venv(tmp_path):
     """`rulewright new` then `validate` and `simulate` from an installed wheel, not from this
     checkout: the starter pack and the schemas are package data."""
-    wheels = tmp_path / "wheels"
+    wheels, source = tmp_path / "wheels", tmp_path / "source"
+    source.mkdir()  # a copy: building writes build/ next to the sources
+    for part in ("pyproject.toml", "README.md", "rulewright", "compiler", "runtime", "schemas"):
+        copy = shutil.copytree if (ROOT / part).is_dir() else shutil.copy
+        copy(ROOT / part, source / part, **({"ignore": shutil.ignore_patterns("__pycache__")}
+                                             if (ROOT / part).is_dir() else {}))
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
-                            "--no-build-isolation", "-q", "-w", str(wheels), str(ROOT)],
+                            "--no-build-isolation", "-q", "-w", str(wheels), str(source)],
                            capture_output=True, text=True, timeout=600)
     if build.returncode != 0 and "No module named" in build.stderr:
         pytest.skip(f"cannot build a wheel here: {build.stderr.strip().splitlines()[-1]}")

@@ -41,7 +41,7 @@ def test_what_a_seat_sees_does_not_depend_on_what_it_cannot_see(altera):
     redealt = 0
     for seed in range(5):
         state = played(compiled, 3, seed, 40 + 7 * seed)
-        twin = state.resample_hidden(0, 99 + seed)
+        twin = state.determinise(0, 99 + seed)
         redealt += twin.view(1) != state.view(1) or twin.view(2) != state.view(2)
         assert arrange(state.view(0), presentation) == arrange(twin.view(0), presentation)
     assert redealt  # the others' hidden dice did change

@@ -115,8 +115,12 @@ def test_log_dir_holds_one_replayable_log_per_game(tmp_path):
 
 
 def cli(argv, capsys):
+    from rulewright.runtime.commands_table import add_table_commands
+
     parser = argparse.ArgumentParser(prog="rulewright")
-    add_run_commands(parser.add_subparsers())
+    subparsers = parser.add_subparsers()
+    add_run_commands(subparsers)
+    add_table_commands(subparsers)
     args = parser.parse_args(argv)
     args.game_factory = TOY
     code = args.func(args)

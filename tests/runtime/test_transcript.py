@@ -20,7 +20,7 @@ from rulewright.compiler.pipeline import check_pack_full, compile_pack
 from rulewright.compiler.table_layout import table_presentation
 from rulewright.runtime.agents import RandomAgent
 from rulewright.runtime.cli import main
-from rulewright.runtime.commands_pack import write_starter_pack
+from rulewright.compiler.starter import write_starter_pack
 from rulewright.runtime.game import Game
 from rulewright.runtime.layout import Presentation
 from rulewright.runtime.logs import load_log, play_logged_game, write_log
