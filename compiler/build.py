@@ -117,6 +117,8 @@ class PackBuilder:
                 pack.enums[name] = list(values)
         for path, entry in self.entries(doc, base + ("constants",)):
             pack.constant_locs[entry["id"]] = doc.loc(path + ("id",))
+            if entry.get("description"):
+                pack.constant_descriptions[entry["id"]] = entry["description"]
             if "table" in entry:
                 pack.tables[entry["id"]] = {int(k): v for k, v in entry["table"].items()}
             else:
@@ -156,6 +158,20 @@ class PackBuilder:
                 spaces=entry.get("spaces"))
         if "flow" in rules:
             self.add_flow(doc, base + ("flow",))
+        if "table" in rules:
+            self.add_table(doc, base + ("table",))
+
+    def add_table(self, doc: Document, path: Path) -> None:
+        """How the game is shown to people; a pack has at most one."""
+        from .table_layout import read_table
+
+        table = read_table(doc, path)
+        if self.pack.table is not None:
+            first = self.pack.table.loc
+            self.diags.append(diagnostic("E205", table.loc, "the table is defined twice",
+                                         f"first defined at {first.path}:{first.line}:{first.column}"))
+            return
+        self.pack.table = table
 
     def add_flow(self, doc: Document, path: Path) -> None:
         """The game flow; a pack has exactly one."""
@@ -239,7 +255,8 @@ class PackBuilder:
             when=self.effect(doc, path + ("when",), "trigger"),
             condition=self.effect(doc, path + ("condition",), "expr"),
             once_per_round=entry.get("once_per_round", False),
-            modifiers=dict(entry.get("modifiers", {})), label=entry.get("label", ""))
+            modifiers=dict(entry.get("modifiers", {})), label=entry.get("label", ""),
+            label_loc=doc.loc(path + ("label",)) if "label" in entry else None)
 
     def side(self, doc: Document, path: Path, card: dict, scope: _Scope,
              definition: CardDef | None = None) -> CardSide:

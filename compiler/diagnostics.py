@@ -67,6 +67,8 @@ CODES: dict[str, str] = {
     "W601": "a cost or need is above the resource's maximum, so it can never be met",
     "W602": "a condition can never hold",
     "W603": "a condition always holds, so a branch never runs",
+    # W7xx: card text
+    "W701": "a card's label says something its effect does not do",
 }
 
 

@@ -46,6 +46,44 @@ NODE_FILLS: dict[str, str] = {
 """Mermaid fill colour of each node kind."""
 
 
+def focus_node(graph: nx.MultiDiGraph, entry_id: str) -> str | None:
+    """The graph node an id names: the node itself ("card:smithy"), or the node of any kind
+    whose id part is ``entry_id`` ("smithy", "smithy/forge_work"); None when there is none."""
+    if entry_id in graph:
+        return entry_id
+    matches = sorted(node for node in graph if node.split(":", 1)[-1] == entry_id)
+    order = ("card", "procedure", "space", "die", "track", "resource", "zone", "ability",
+             "effect", "event", "flow")
+    matches.sort(key=lambda node: order.index(node.split(":", 1)[0])
+                 if node.split(":", 1)[0] in order else len(order))
+    return matches[0] if matches else None
+
+
+def focus(graph: nx.MultiDiGraph, node: str, depth: int) -> tuple[nx.MultiDiGraph, str]:
+    """The part of ``graph`` within ``depth`` steps of ``node`` (edges followed either way;
+    the parts of a card -- its abilities, effects, spaces -- count as the card itself), and a
+    line saying what was left out."""
+    start = {node} | {target for _, target, data in graph.out_edges(node, data=True)
+                      if data.get("kind") == "contains"}
+    undirected = graph.to_undirected(as_view=True)
+    kept = set(start)
+    frontier = set(start)
+    for _ in range(depth):
+        frontier = {n for f in frontier for n in undirected.neighbors(f)} - kept
+        kept |= frontier
+    sub = graph.subgraph(kept).copy()
+    sub.graph["focus"] = node
+    sub.graph["depth"] = depth
+    left_nodes = graph.number_of_nodes() - sub.number_of_nodes()
+    left_edges = graph.number_of_edges() - sub.number_of_edges()
+    summary = (f"{node} within {depth} step{'s' if depth != 1 else ''}: "
+               f"{sub.number_of_nodes()} of {graph.number_of_nodes()} nodes and "
+               f"{sub.number_of_edges()} of {graph.number_of_edges()} edges shown; "
+               f"{left_nodes} nodes and {left_edges} edges left out")
+    sub.graph["left_out"] = summary
+    return sub, summary
+
+
 def export(graph: nx.MultiDiGraph, fmt: str) -> str:
     """The graph in ``fmt`` (one of ``FORMATS``) as text ending with a newline.
 
@@ -85,7 +123,8 @@ def _dot_quote(text: str) -> str:
 def to_dot(graph: nx.MultiDiGraph) -> str:
     """Graphviz DOT: quoted ids, labels, a shape per node kind and a style per edge kind."""
     name = _text(graph.graph.get("pack", "effects"))
-    lines = [f"digraph {_dot_quote(name)} {{", "  rankdir=LR;",
+    lines = [f"// {graph.graph['left_out']}"] if graph.graph.get("left_out") else []
+    lines += [f"digraph {_dot_quote(name)} {{", "  rankdir=LR;",
              '  node [fontname="Helvetica", fontsize=10];',
              '  edge [fontname="Helvetica", fontsize=8];']
     for node, data in _nodes(graph):
@@ -153,7 +192,8 @@ def to_mermaid(graph: nx.MultiDiGraph) -> str:
     """A Mermaid ``flowchart LR`` with one class per node kind (paste into Markdown)."""
     nodes = _nodes(graph)
     ids = _mermaid_ids([node for node, _ in nodes])
-    lines = ["flowchart LR"]
+    lines = [f"%% {graph.graph['left_out']}"] if graph.graph.get("left_out") else []
+    lines.append("flowchart LR")
     for node, data in nodes:
         lines.append(f"  {ids[node]}[{_mermaid_label(_text(data.get('label', node)))}]")
     for source, target, key, data in _edges(graph):
@@ -193,4 +233,5 @@ FORMATS: dict[str, Callable[[nx.MultiDiGraph], str]] = {
 }
 """Every export format by its ``--format`` name."""
 
-__all__ = ["export", "to_dot", "to_graphml", "to_mermaid", "to_json", "FORMATS"]
+__all__ = ["export", "focus", "focus_node", "to_dot", "to_graphml", "to_mermaid", "to_json",
+           "FORMATS"]

@@ -173,6 +173,7 @@ class AbilityDef:
     once_per_round: bool = False
     modifiers: dict[str, int] = field(default_factory=dict)  # constant -> delta
     label: str = ""
+    label_loc: Loc | None = None
 
 
 @dataclass
@@ -258,6 +259,39 @@ class FlowDef:
 
 
 @dataclass
+class TableItem:
+    """One value or zone a table section shows: its id, the name shown (empty: the pack's name
+    for the id) and where it was written."""
+
+    id: str
+    loc: Loc
+    name: str = ""
+
+
+@dataclass
+class TableSection:
+    """A heading and the values and zones shown under it, in order."""
+
+    heading: str
+    loc: Loc
+    show: list[TableItem] = field(default_factory=list)
+
+
+@dataclass
+class TableDef:
+    """How the game is shown to people: ``names`` (id -> (singular, plural)), the shared values
+    on every screen's first line (``status``), each player's sections (``player``) and the
+    shared ones (``board``)."""
+
+    loc: Loc
+    names: dict[str, tuple[str, str]] = field(default_factory=dict)
+    name_locs: dict[str, Loc] = field(default_factory=dict)
+    status: list[TableItem] = field(default_factory=list)
+    player: list[TableSection] = field(default_factory=list)
+    board: list[TableSection] = field(default_factory=list)
+
+
+@dataclass
 class Pack:
     """A whole content pack after loading: manifest facts and every definition by id."""
 
@@ -274,6 +308,7 @@ class Pack:
     constants: dict[str, int] = field(default_factory=dict)
     tables: dict[str, dict[int, int]] = field(default_factory=dict)  # step tables for lookup()
     constant_locs: dict[str, Loc] = field(default_factory=dict)  # where each constant or table is
+    constant_descriptions: dict[str, str] = field(default_factory=dict)  # constants and tables
     resources: dict[str, ResourceDef] = field(default_factory=dict)
     tracks: dict[str, TrackDef] = field(default_factory=dict)
     vars: dict[str, ResourceDef] = field(default_factory=dict)
@@ -286,3 +321,4 @@ class Pack:
     variants: dict[str, VariantDef] = field(default_factory=dict)
     flow: FlowDef | None = None
     reports: list[str] = field(default_factory=list)  # decks whose cards the statistics report
+    table: TableDef | None = None  # names and screen layout for people (rules.table)

@@ -68,6 +68,8 @@ def _check_pack_full(root: str, display_root: str | None,
                      overrides=()):
     from .analyses import analyse
     from .graph import build_graph
+    from .label_check import check_labels
+    from .table_layout import check_table
     from .loader import load_pack
     from .resolve import check_pack
 
@@ -84,6 +86,7 @@ def _check_pack_full(root: str, display_root: str | None,
         return pack, None, diagnostics
     graph = build_graph(pack)
     diagnostics += list(analyse(pack, graph))
+    diagnostics += check_table(pack) + check_labels(pack)
     return pack, graph, diagnostics
 
 

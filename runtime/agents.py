@@ -8,8 +8,9 @@ never from the global generator, so a game between agents is a pure function of 
 from __future__ import annotations
 
 import random
-import sys
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+from .table import HumanAgent, HumanQuit  # a person at the terminal: runtime/table.py
 
 __all__ = [
     "Agent",
@@ -82,126 +83,6 @@ class GreedyAgent:
         if follow_up and after.current_player() == me:
             return max(self._value_after(after, a, me, follow_up=False) for a in after.legal_actions())
         return (1, float(after.evaluate(me)))
-
-
-class HumanQuit(Exception):
-    """The human closed their input (EOF): a clean stop, not an error."""
-
-
-class HumanAgent:
-    """A person at a terminal: shows their view and the numbered legal actions, reads a number.
-
-    Input comes from ``stream`` (stdin by default) so a game can be scripted; bad input is
-    re-asked; end of input raises :class:`HumanQuit`.
-    """
-
-    name = "human"
-
-    def __init__(self, stream: IO[str] | None = None, console: Any = None):
-        from rich.console import Console
-
-        self.stream = stream if stream is not None else sys.stdin
-        self.console = console if console is not None else Console()
-
-    def choose(self, state: Any, rng: random.Random) -> int:
-        """Ask the human at ``state.current_player()`` until they give a legal action number."""
-        from rich.markup import escape
-
-        seat = state.current_player()
-        self.show(state, seat)
-        legal = state.legal_actions()
-        while True:
-            self.console.print(f"[bold]Seat {seat}, your choice[/bold] (number): ", end="")
-            line = self.stream.readline()
-            if line == "":
-                raise HumanQuit()
-            text = line.strip()
-            try:
-                action = int(text)
-            except ValueError:
-                self.console.print(f"[red]'{escape(text)}' is not a number; choose one of the numbers listed.[/red]")
-                continue
-            if action in legal:
-                return action
-            self.console.print(f"[red]{action} is not one of the listed choices.[/red]")
-
-    def show(self, state: Any, seat: int) -> None:
-        """Print what ``seat`` may see and the numbered legal actions.
-
-        Lists of records (e.g. one per seat) become one table with a column per record, so
-        the seats can be compared side by side; nested values are flattened to dotted rows.
-        """
-        from rich.markup import escape
-        from rich.table import Table
-
-        view = state.view(seat)
-        view = view if isinstance(view, dict) else {"view": view}
-        general = Table(title=f"What seat {seat} sees", show_header=False)
-        general.add_column("what", style="bold cyan")
-        general.add_column("value")
-        side_by_side = []
-        for key, value in view.items():
-            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-                side_by_side.append((key, value))
-            else:
-                for row, text in _flatten(value, str(key)):
-                    if text == "—" or (row.endswith(".count") and text == "0"):
-                        continue  # an empty zone says nothing worth a line
-                    general.add_row(escape(row), escape(text))
-        self.console.print(general)
-        for key, records in side_by_side:
-            table = Table(title=str(key))
-            table.add_column("", style="bold cyan")
-            flat = [dict(_flatten(record, "")) for record in records]
-            for index in range(len(records)):
-                table.add_column(str(index), justify="right")
-            rows = list(dict.fromkeys(row for record in flat for row in record))
-            for row in rows:
-                table.add_row(escape(row), *(escape(record.get(row, "")) for record in flat))
-            self.console.print(table)
-        choices = Table(title="Your choices", show_header=True)
-        choices.add_column("#", justify="right", style="bold")
-        choices.add_column("action")
-        for action in state.legal_actions():
-            choices.add_row(str(action), escape(state.action_label(action)))
-        self.console.print(choices)
-
-
-def _flatten(value: Any, prefix: str) -> list[tuple[str, str]]:
-    """Nested dicts as (dotted key, short text) rows; lists are shown inline."""
-    if isinstance(value, dict) and value:
-        rows: list[tuple[str, str]] = []
-        for key, inner in value.items():
-            rows.extend(_flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
-        return rows
-    if isinstance(value, list):
-        return [(prefix, _short_list(value))]
-    return [(prefix, _short(value))]
-
-
-LIST_ITEMS_SHOWN = 12
-
-
-def _short_list(items: list) -> str:
-    """A list as "a ×3, b, c …and 5 more (20 items)": repeats counted, long lists cut."""
-    if not items:
-        return "—"
-    counts: dict[str, int] = {}
-    for item in items:
-        text = _short(item)
-        counts[text] = counts.get(text, 0) + 1
-    shown = [f"{text} ×{n}" if n > 1 else text for text, n in list(counts.items())[:LIST_ITEMS_SHOWN]]
-    rest = len(counts) - LIST_ITEMS_SHOWN
-    tail = f" …and {rest} more ({len(items)} items)" if rest > 0 else ""
-    return ", ".join(shown) + tail
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, dict):
-        return " ".join(f"{k}={_short(v)}" for k, v in value.items()) or "—"
-    if isinstance(value, list):
-        return "[" + _short_list(value) + "]"
-    return str(value)
 
 
 class UnknownAgentError(ValueError):

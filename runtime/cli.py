@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 
@@ -26,6 +27,25 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulewright")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
 
 
 def _plural(count: int, word: str) -> str:
@@ -129,6 +149,19 @@ def cmd_graph(args) -> int:
     if graph is None:
         sys.stderr.write(diag.render_text(diagnostics))
         return EXIT_CONTENT
+    if args.focus is not None:
+        from rulewright.compiler.export import focus, focus_node
+
+        node = focus_node(graph, args.focus)
+        if node is None:
+            from rulewright.compiler.diagnostics import did_you_mean
+            guess = did_you_mean(args.focus, sorted(n.split(":", 1)[-1] for n in graph))
+            raise UsageError(f"nothing named '{args.focus}' in the graph of {pack.id}"
+                             + (f" (did you mean '{guess}'?)" if guess else ""))
+        graph, summary = focus(graph, node, 1 if args.depth is None else args.depth)
+        print(summary, file=sys.stderr)
+    elif args.depth is not None:
+        raise UsageError("--depth goes with --focus ID")
     text = export(graph, args.format)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
@@ -139,25 +172,58 @@ def cmd_graph(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    """Print a card's (or procedure's) rules text, generated from its effects."""
+    """Print the rules text of any entry (card, die, space, track, constant, variant, ...)."""
     from rulewright.compiler import diagnostics as diag
-    from rulewright.compiler.explain import explain_card, explain_procedure
+    from rulewright.compiler.explain import explain_entry, ids_by_kind
     from rulewright.compiler.pipeline import check_pack_full
 
     pack, _graph, diagnostics = check_pack_full(_pack_dir(args.pack), args.pack)
     if pack is None or any(d.severity == "error" for d in diagnostics):
         sys.stderr.write(diag.render_text(diagnostics))
         return EXIT_CONTENT
-    if args.id in pack.cards:
-        print(explain_card(pack, args.id))
+    try:
+        print(explain_entry(pack, args.id))
         return EXIT_OK
-    if args.id in pack.procedures and pack.procedures[args.id].effect is not None:
-        print(explain_procedure(pack.procedures[args.id]))
-        return EXIT_OK
+    except KeyError:
+        pass
     from rulewright.compiler.diagnostics import did_you_mean
-    guess = did_you_mean(args.id, list(pack.cards) + list(pack.procedures))
-    hint = f" (did you mean '{guess}'?)" if guess else ""
-    raise UsageError(f"no card or procedure '{args.id}' in {pack.id}{hint}")
+    known = [i for ids in ids_by_kind(pack).values() for i in ids]
+    guess = did_you_mean(args.id, known)
+    hint = f" (did you mean '{guess}'?)" if guess else " (rulewright ids PACK lists them)"
+    raise UsageError(f"no entry '{args.id}' in {pack.id}{hint}")
+
+
+def cmd_ids(args) -> int:
+    """Print every id of the pack, by kind."""
+    from rulewright.compiler import diagnostics as diag
+    from rulewright.compiler.explain import ids_by_kind
+    from rulewright.compiler.loader import load_pack
+
+    pack, diagnostics = load_pack(_pack_dir(args.pack), args.pack)
+    if pack is None:
+        sys.stderr.write(diag.render_text(diagnostics))
+        return EXIT_CONTENT
+    for kind, ids in ids_by_kind(pack).items():
+        print(f"{kind} ({len(ids)}): {', '.join(ids)}")
+    return EXIT_OK
+
+
+def cmd_new(args) -> int:
+    """Write the starter pack into a new folder and say what to do next."""
+    from rulewright.compiler.starter import pack_id_for, write_starter_pack
+
+    if os.path.exists(args.dir) and (not os.path.isdir(args.dir) or os.listdir(args.dir)):
+        raise UsageError(f"{args.dir} already exists and is not empty; choose a new folder")
+    pack_id = pack_id_for(args.dir)
+    written = write_starter_pack(Path(args.dir), pack_id)
+    print(f"wrote {args.dir}: {', '.join(written)}")
+    print(f"""next:
+  rulewright validate {args.dir}
+  rulewright simulate {args.dir} --players 3 --games 200
+  rulewright play {args.dir} --players 3
+  python {Path(args.dir) / f'test_{pack_id}.py'}
+The pack guide (docs/pack-guide.md) goes on from here.""")
+    return EXIT_OK
 
 
 def cmd_schemas(args) -> int:
@@ -166,8 +232,10 @@ def cmd_schemas(args) -> int:
 
     if os.path.exists(args.dir) and not os.path.isdir(args.dir):
         raise UsageError(f"{args.dir} exists and is not a folder")
-    written = write_schemas(args.dir)
-    print(f"wrote {len(written)} schemas to {args.dir}", file=sys.stderr)
+    written = [Path(p).name for p in write_schemas(args.dir)]
+    print(f"wrote {len(written)} schemas to {args.dir}: {', '.join(written)}")
+    print(f"first line of a cards file: # yaml-language-server: "
+          f"$schema={Path(args.dir).as_posix()}/cards.schema.json (relative to the file)")
     return EXIT_OK
 
 
@@ -186,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = _Parser(prog="rulewright",
                      description="A declarative rules compiler for dice and card board games.")
+    parser.add_argument("--version", action="version", version=f"rulewright {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -202,15 +271,32 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("graph", help="export the effect graph")
     p.add_argument("pack", metavar="PACK")
     p.add_argument("--format", choices=["dot", "graphml", "mermaid", "json"], default="dot")
+    p.add_argument("--focus", metavar="ID", default=None,
+                   help="only what is wired to this card, procedure, space, resource ...")
+    p.add_argument("--depth", metavar="N", type=_depth, default=None,
+                   help="with --focus: how many steps out to follow (default 1)")
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=cmd_graph)
 
-    p = sub.add_parser("explain", help="rules text of a card, generated from its effects")
+    p = sub.add_parser("explain", help="rules text of any entry, generated from its data and effects")
     p.add_argument("pack", metavar="PACK")
     p.add_argument("id", metavar="ID")
     p.set_defaults(func=cmd_explain)
 
-    p = sub.add_parser("schemas", help="write the JSON Schemas of content files, for an editor")
+    p = sub.add_parser("ids", help="list every id of a pack, by kind")
+    p.add_argument("pack", metavar="PACK")
+    p.set_defaults(func=cmd_ids)
+
+    p = sub.add_parser("new", help="write a small working pack to start from",
+                       description="Write a small working pack (it validates, simulates and has "
+                       "a test you can run) into a new folder; the pack guide goes on from it.")
+    p.add_argument("dir", metavar="DIR", help="the new pack's folder (its name is the pack id)")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("schemas", help="write the JSON Schemas of content files, for an editor",
+                       description="Write the JSON Schema of every kind of content file into "
+                       "DIR, so an editor can check pack files anywhere (see the modeline in the "
+                       "pack guide).")
     p.add_argument("dir", metavar="DIR")
     p.set_defaults(func=cmd_schemas)
 
@@ -223,10 +309,13 @@ def build_parser() -> argparse.ArgumentParser:
     except ImportError:  # the run commands are optional only while being built
         add_run_commands = None
     if add_run_commands is not None:
+        from rulewright.runtime.commands_table import add_table_commands
+
         add_run_commands(sub)
         from rulewright.runtime.commands_balance import add_balance_commands
 
         add_balance_commands(sub)
+        add_table_commands(sub)
     return parser
 
 

@@ -11,22 +11,19 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from rulewright.runtime.agents import HumanAgent, HumanQuit, make_agent
 from rulewright.runtime.commands_common import CommandError, agent_names as _agent_names
 from rulewright.runtime.commands_common import guarded as _guarded, load_compiled
 from rulewright.runtime.commands_common import natural as _natural, positive as _positive
-from rulewright.runtime.logs import LogError, load_log, play_logged_game, replay, write_log
+from rulewright.runtime.logs import LogError, load_log, replay
 from rulewright.runtime.simulate import ClusterUnavailableError, load_game, simulate
 
 __all__ = [
     "add_run_commands",
     "run_simulate",
-    "run_play",
     "run_replay",
     "load_compiled",
     "CommandError",
@@ -34,43 +31,46 @@ __all__ = [
 
 
 def add_run_commands(subparsers: Any) -> None:
-    """Register ``simulate``, ``play`` and ``replay`` on the main CLI's subparsers."""
+    """Register ``simulate`` and ``replay`` on the main CLI's subparsers (``play`` is
+    ``runtime/commands_table.py``'s)."""
     sim = subparsers.add_parser(
         "simulate", help="play many games between bots and print balance statistics",
-        description="Play many seeded games between agents and report win rates, scores, game "
-        "length and card usage with 95%% confidence intervals.",
+        description="Play many seeded games between agents and report win rates by seat (and by "
+        "what makes seats different, e.g. a role), scores, game length and card usage, each "
+        "with its 95% confidence interval. The same pack, seed and agents give the same games on "
+        "any machine and any number of workers.",
     )
     sim.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
-    sim.add_argument("--players", type=_positive, required=True, metavar="N")
-    sim.add_argument("--games", type=_natural, required=True, metavar="G")
-    sim.add_argument("--seed", type=_natural, default=0, metavar="S")
+    sim.add_argument("--players", type=_positive, required=True, metavar="N",
+                     help="players per game (the pack and its variants say which counts work)")
+    sim.add_argument("--games", type=_natural, required=True, metavar="G",
+                     help="how many games to play")
+    sim.add_argument("--seed", type=_natural, default=0, metavar="S",
+                     help="the first game's seed; game i is dealt from a seed derived from S and i "
+                     "(default 0)")
     sim.add_argument("--agents", default="random", metavar="LIST",
-                     help="comma-separated: random, greedy, mcts, mcts:ITER, mcts:SECONDSs")
-    sim.add_argument("--variant", default=None, metavar="NAME")
-    sim.add_argument("--workers", type=_positive, default=1, metavar="W")
+                     help="comma-separated, one per seat in turn, repeated to fill the seats: "
+                     "random, greedy, mcts, mcts:ITER (ITER playouts per decision), mcts:SECONDSs "
+                     "(time per decision; not reproducible). Seats rotate over the games so no "
+                     "agent keeps the first seat (default random)")
+    sim.add_argument("--variant", default=None, metavar="NAME",
+                     help="play this variant (default: the one the pack picks for N players, if any)")
+    sim.add_argument("--workers", type=_positive, default=1, metavar="W",
+                     help="local processes to play on (default 1); results do not depend on it")
     sim.add_argument("--cluster", default=None, metavar="ADDRESS|local",
-                     help="run on Dask: 'local' or a scheduler address (needs rulewright[cluster])")
-    sim.add_argument("--format", choices=("text", "json"), default="text")
-    sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
-    sim.add_argument("--log-dir", default=None, metavar="DIR", help="write one replayable log per game")
+                     help="run on Dask: 'local' or a scheduler address (needs the cluster extra: "
+                     "pip install -e '.[cluster]')")
+    sim.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text: tables for people (default); json: one object on stdout")
+    sim.add_argument("--report", default=None, metavar="DIR",
+                     help="also write an HTML report with charts to DIR/index.html (needs the "
+                     "report extra: pip install -e '.[report]')")
+    sim.add_argument("--log-dir", default=None, metavar="DIR",
+                     help="write one replayable log per game into DIR (rulewright replay LOG)")
     from rulewright.runtime.commands_balance import add_simulate_options  # it builds on this module
 
     add_simulate_options(sim)
     sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
-
-    play = subparsers.add_parser(
-        "play", help="play a game at the terminal against bots",
-        description="Play one game: you at --seat, agents at the other seats. Choices are read "
-        "from standard input, one number per line, so a game can be scripted.",
-    )
-    play.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
-    play.add_argument("--players", type=_positive, required=True, metavar="N")
-    play.add_argument("--seat", type=_natural, default=0, metavar="K", help="your seat (0-based)")
-    play.add_argument("--agents", default="random", metavar="LIST", help="agents for the other seats, in turn")
-    play.add_argument("--seed", type=_natural, default=None, metavar="S", help="default: a fresh random seed")
-    play.add_argument("--variant", default=None, metavar="NAME")
-    play.add_argument("--log", default=None, metavar="OUT.json", help="write the game's log (for replay)")
-    play.set_defaults(func=run_play, game_factory=load_game, command_name="play")
 
     rep = subparsers.add_parser(
         "replay", help="re-run a logged game and check its final digest",
@@ -85,6 +85,12 @@ def add_run_commands(subparsers: Any) -> None:
 
 def _build_game(args: argparse.Namespace, compiled: dict) -> Any:
     """The game for the requested players and variant; a refusal is a usage error."""
+    from rulewright.runtime.players import player_count_problem
+
+    problem = player_count_problem(compiled, args.players, args.variant) \
+        if isinstance(compiled.get("pack"), dict) else None
+    if problem:
+        raise CommandError(problem, 2)
     try:
         return args.game_factory(compiled, args.players, args.variant)
     except (ValueError, KeyError, LookupError) as exc:
@@ -98,7 +104,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     agents = _agent_names(args.agents)
     if args.report and importlib.util.find_spec("matplotlib") is None:
         # say so before playing any game, not after all of them
-        raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2)
+        raise CommandError("--report needs matplotlib: pip install -e '.[report]' in the rulewright checkout", 2)
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
     from rulewright.runtime.commands_balance import balance_run, check_restrictions, load_ruleset
@@ -126,7 +132,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         try:
             path = balance.write_report(args.report)
         except ImportError:
-            raise CommandError("--report needs matplotlib: pip install 'rulewright[report]'", 2) from None
+            raise CommandError("--report needs matplotlib: pip install -e '.[report]' in the rulewright checkout", 2) from None
         print(f"report written to {path}", file=sys.stderr if args.format == "json" else sys.stdout)
     if result.interrupted:
         print(f"interrupted after {len(result.games)} of {args.games} games", file=sys.stderr)
@@ -160,50 +166,6 @@ def _progress_bar(args: argparse.Namespace) -> tuple[Callable | None, Any]:
         bar.update(task, completed=done)
 
     return advance, bar
-
-
-@_guarded
-def run_play(args: argparse.Namespace) -> int:
-    """``rulewright play``: a human at ``--seat``, agents elsewhere, choices from stdin."""
-    bots = _agent_names(args.agents)
-    compiled = load_compiled(args.pack)
-    game = _build_game(args, compiled)
-    if args.seat >= game.num_players:
-        raise CommandError(f"--seat must be 0..{game.num_players - 1} for {game.num_players} players", 2)
-    from rich.console import Console
-
-    console = Console()
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    agents: list[Any] = []
-    for seat in range(game.num_players):
-        if seat == args.seat:
-            agents.append(HumanAgent(stream=sys.stdin, console=console))
-        else:
-            name = bots[(seat - (seat > args.seat)) % len(bots)]
-            human_options = {"stream": sys.stdin, "console": console} if name == "human" else {}
-            agents.append(make_agent(name, **human_options))
-    console.print(f"[bold]{game.pack_id}[/bold], {game.num_players} players, seed {seed}; you are seat {args.seat}.")
-
-    def narrate(state: Any, seat: int, action: int) -> None:
-        # Another seat's choice may be secret (a kept objective, a slotted die): say only that
-        # it chose; what it did shows in the human's view when the rules make it public.
-        if not isinstance(agents[seat], HumanAgent):
-            console.print(f"seat {seat} ({agents[seat].name}) chose", highlight=False)
-
-    try:
-        played = play_logged_game(game, seed, agents, pack_source=args.pack, on_action=narrate)
-    except HumanQuit:
-        console.print("stopped (end of input).")
-        return 0
-    state = played.state
-    returns = state.returns()
-    winners = [seat for seat, r in enumerate(returns) if r >= 1.0]
-    console.print(f"Game over. Scores: {state.scores()}. Winner(s): seat {', '.join(map(str, winners))}.")
-    console.print("You win!" if args.seat in winners else "You lose.")
-    if args.log:
-        write_log(played.log, args.log)
-        console.print(f"log written to {args.log}")
-    return 0
 
 
 def _replay_pack(args: argparse.Namespace, log: dict) -> str:

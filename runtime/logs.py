@@ -26,6 +26,7 @@ __all__ = [
     "ReplayResult",
     "seat_rng",
     "play_logged_game",
+    "game_log",
     "check_log",
     "load_log",
     "write_log",
@@ -91,7 +92,14 @@ def play_logged_game(
             on_action(state, seat, action)
         state.apply(action)
         actions.append(action)
-    log = {
+    return LoggedGame(state=state, log=game_log(game, seed, agents, actions, state, pack_source))
+
+
+def game_log(game: Any, seed: int, agents: Sequence[Any], actions: list[int], state: Any,
+             pack_source: str | None = None) -> dict:
+    """The log of a game dealt from ``seed`` that reached ``state`` by ``actions`` (finished
+    or not: a stopped game's log is its save file, and replays to where it stopped)."""
+    return {
         "format": LOG_FORMAT,
         "pack": game.pack_id,
         "pack_hash": game.pack_hash,
@@ -100,10 +108,9 @@ def play_logged_game(
         "players": game.num_players,
         "seed": seed,
         "agents": [agent.name for agent in agents],
-        "actions": actions,
+        "actions": list(actions),
         "final_digest": state.digest(),
     }
-    return LoggedGame(state=state, log=log)
 
 
 def check_log(log: Any) -> dict:

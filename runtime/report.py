@@ -481,7 +481,7 @@ def _rate_section(title: str, labels: list[str], rows: list[dict], fair: float, 
 def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None = None,
                  restricted: dict | None = None, correction: str = "holm") -> Path:
     """Write ``out_dir/index.html``: verdicts, then every measure as a chart with the numbers
-    behind it. Needs matplotlib (``pip install 'rulewright[report]'``); returns the path."""
+    behind it. Needs matplotlib (``pip install -e '.[report]'`` in the checkout); returns the path."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -314,7 +314,7 @@ def _run_on_dask(cluster: str, workers: int, setup: _RunSetup, compiled: dict, t
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise ClusterUnavailableError(
-            "--cluster needs Dask: pip install 'rulewright[cluster]' (dask[distributed])"
+            "--cluster needs Dask: pip install -e '.[cluster]' in the rulewright checkout (dask[distributed])"
         ) from None
     local = None
     try:

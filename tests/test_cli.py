@@ -81,8 +81,8 @@ USAGE_CASES = [
     (["simulate", GOOD, "--players", "2", "--games", "-1"], "negative"),
     (["simulate", GOOD, "--players", "2", "--games", "1", "--seed", "x"], "not a whole number"),
     (["simulate", GOOD, "--players", "2", "--games", "1", "--workers", "0"], "at least 1"),
-    (["play", GOOD, "--players", "2", "--seat", "-1"], "negative"),
-    (["play", GOOD, "--players", "2", "--seat", "2"], "--seat must be 0..1"),
+    (["play", GOOD, "--players", "2", "--seat", "0"], "at least 1"),
+    (["play", GOOD, "--players", "2", "--seat", "3"], "--seat must be 1 to 2"),
     # unknown agent, unknown variant, players out of range
     (["simulate", GOOD, "--players", "2", "--games", "1", "--agents", "robot"], "unknown agent"),
     (["simulate", GOOD, "--players", "2", "--games", "1", "--agents", "human"], "human"),

@@ -132,3 +132,52 @@ def test_exports_and_analyses_do_not_depend_on_the_hash_seed():
 
 def test_every_format_is_listed():
     assert list(FORMATS) == ["dot", "graphml", "mermaid", "json"]
+
+
+# ---------------------------------------------------------------------- --focus
+
+
+def test_focus_keeps_one_cards_wiring_and_says_what_was_left_out(graph):
+    from rulewright.compiler.export import focus, focus_node
+
+    node = focus_node(graph, "harbor_baron")
+    assert node == "card:harbor_baron"
+    near, summary = focus(graph, node, 1)
+    # the card's parts count as the card: its ability and what it listens to are one step away
+    assert "ability:harbor_baron/baron_coins" in near and "event:gain:rep" in near
+    assert set(near) < set(graph)
+    left = graph.number_of_nodes() - near.number_of_nodes()
+    assert summary.startswith(f"card:harbor_baron within 1 step: {near.number_of_nodes()} of "
+                              f"{graph.number_of_nodes()} nodes")
+    assert f"{left} nodes and" in summary
+    wider, _ = focus(graph, node, 2)
+    assert set(near) <= set(wider)
+    alone, _ = focus(graph, node, 0)
+    assert {n for n in alone} == {"card:harbor_baron"} | {
+        t for _, t, d in graph.out_edges(node, data=True) if d.get("kind") == "contains"}
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_focus_works_in_every_format(graph, fmt):
+    from rulewright.compiler.export import focus
+
+    near, summary = focus(graph, "card:harbor_baron", 1)
+    text = export(near, fmt)
+    assert "harbor_baron" in text and "card:golem" not in text.replace("n_card_golem", "card:golem")
+    if fmt in ("dot", "mermaid"):
+        assert summary in text.splitlines()[0]
+
+
+def test_graph_focus_on_the_command_line(tmp_path, capsys):
+    from rulewright.runtime.cli import main
+
+    altera = str(HERE.parents[1] / "content" / "altera")
+    assert main(["graph", altera, "--focus", "harbor_baron", "--depth", "1", "--format",
+                 "json"]) == 0
+    out, err = capsys.readouterr()
+    assert "card:harbor_baron within 1 step:" in err and "nodes and" in err
+    data = json.loads(out)
+    assert 5 < len(data["nodes"]) < 50
+    assert main(["graph", altera, "--focus", "harbor_barn"]) == 2
+    assert "did you mean 'harbor_baron'?" in capsys.readouterr().err
+    assert main(["graph", altera, "--depth", "2"]) == 2

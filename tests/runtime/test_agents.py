@@ -47,12 +47,12 @@ def scripted_human(text):
 
 def test_human_sees_their_view_and_numbered_choices_and_is_reasked_on_bad_input():
     state = toy_state()
-    human, out = scripted_human("two\n17\n1\n")
-    assert human.choose(state, random.Random(0)) == 1
+    human, out = scripted_human("two\n17\n2\n")
+    assert human.choose(state, random.Random(0)) == state.legal_actions()[1]
     shown = out.getvalue()
-    assert "your_hand" in shown and "roll the die" in shown
-    assert "'two' is not a number" in shown
-    assert "17 is not one of the listed choices" in shown
+    assert "Your Hand" in shown and "roll the die" in shown.lower()
+    assert "'two' is not a choice" in shown
+    assert "17 is not one of the choices (1-" in shown
 
 
 def test_human_end_of_input_is_a_clean_stop():

@@ -115,8 +115,12 @@ def test_log_dir_holds_one_replayable_log_per_game(tmp_path):
 
 
 def cli(argv, capsys):
+    from rulewright.runtime.commands_table import add_table_commands
+
     parser = argparse.ArgumentParser(prog="rulewright")
-    add_run_commands(parser.add_subparsers())
+    subparsers = parser.add_subparsers()
+    add_run_commands(subparsers)
+    add_table_commands(subparsers)
     args = parser.parse_args(argv)
     args.game_factory = TOY
     code = args.func(args)
@@ -172,26 +176,26 @@ def test_simulate_bad_numbers_are_refused_by_the_parser(pack, capsys):
 def test_play_reads_choices_from_stdin_until_the_game_ends(pack, capsys, monkeypatch, tmp_path):
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("0\n" * 200))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
     log = tmp_path / "game.json"
-    code, out, err = cli(["play", pack, "--players", "2", "--seat", "1", "--seed", "4", "--agents", "greedy",
+    code, out, err = cli(["play", pack, "--players", "2", "--seat", "2", "--seed", "4", "--agents", "greedy",
                           "--log", str(log)], capsys)
     assert code == 0, err
-    assert "Game over" in out and "seat 0 (greedy)" in out
+    assert "Game over" in out and "Seat 1: " in out
     assert replay(load_log(log), ToyGame.from_compiled(toy_compiled(), 2)).ok
 
 
 def test_play_stops_cleanly_at_end_of_input(pack, capsys, monkeypatch):
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("0\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
     code, out, _ = cli(["play", pack, "--players", "2", "--seed", "4"], capsys)
-    assert code == 0 and "stopped (end of input)" in out
+    assert code == 0 and "Stopped." in out
 
 
 def test_play_seat_out_of_range(pack, capsys):
-    code, _, err = cli(["play", pack, "--players", "2", "--seat", "2"], capsys)
-    assert code == 2 and "--seat must be 0..1" in err
+    code, _, err = cli(["play", pack, "--players", "2", "--seat", "3"], capsys)
+    assert code == 2 and "--seat must be 1 to 2" in err
 
 
 # -- with the real interpreter and compiled packs ---------------------------------------------
