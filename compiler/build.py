@@ -449,6 +449,8 @@ class _ReferenceCheck:
                 self.resource_bounds(("rules", "resources", i), resource)
             for i, track in enumerate(rules.get("tracks", [])):
                 self.track_positions(("rules", "tracks", i), track)
+            if "table" in rules:
+                self.table_names(("rules", "table"), rules["table"])
         elif kind == "dice":
             for i, die in enumerate(data.get("dice", [])):
                 base = ("dice", i)
@@ -560,6 +562,32 @@ class _ReferenceCheck:
         self.references.append(DataReference(path, value, what.replace(" ", "_")))
         if value not in table:
             self.unknown(path, value, what, table)
+
+    def table_names(self, path: Path, table: dict) -> None:
+        """The names the table layout uses, kept as references (``compiler/table_layout.py``
+        checks them): its ``names`` keys and the ids its sections show."""
+        for key in table.get("names", {}):
+            self.references.append(DataReference(path + ("names", key), key,
+                                                 self._kind_of(key), True))
+        shown = [(path + ("status", i), item) for i, item in enumerate(table.get("status", []))]
+        for part in ("player", "board"):
+            for s, section in enumerate(table.get(part, [])):
+                shown += [(path + (part, s, "show", i), item)
+                          for i, item in enumerate(section.get("show", []))]
+        for where, item in shown:
+            if isinstance(item, dict):
+                where, item = where + ("id",), item.get("id")
+            if isinstance(item, str):
+                self.references.append(DataReference(where, item, self._kind_of(item)))
+
+    def _kind_of(self, name: str) -> str:
+        pack = self.pack
+        for kind, table in (("resource", pack.resources), ("track", pack.tracks),
+                            ("var", pack.vars), ("zone", pack.zones), ("card", pack.cards),
+                            ("die", pack.dice), ("space", pack.spaces)):
+            if name in table:
+                return kind
+        return "event"
 
     def key(self, path: Path, table, what: str) -> None:
         self.references.append(DataReference(path, path[-1], what.replace(" ", "_"), True))

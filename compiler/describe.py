@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from .builtins import BUILTINS
-from .explain import explain_card, explain_effect, explain_procedure
+from .explain import explain_effect, explain_entry, explain_procedure
 from .model import EffectText, Pack
 from .names import KIND_WORDS
 from .workspace import Snapshot, Symbol
@@ -87,9 +87,9 @@ def _body(pack: Pack | None, symbol: Symbol) -> str:
         return ""
     d = symbol.definition
     kind = symbol.kind
-    if kind == "card":
-        return _text_block(explain_card(pack, symbol.name))
-    if kind == "procedure":
+    if kind == "card" or (kind == "procedure" and pack.procedures.get(symbol.name) is d):
+        return _text_block(explain_entry(pack, symbol.name))  # what `rulewright explain` says
+    if kind == "procedure":  # a variant's own
         return _text_block(explain_procedure(d))
     if kind == "constant":
         if isinstance(d, dict):

@@ -24,7 +24,7 @@ def test_schemas_writes_every_shipped_schema(tmp_path, capsys):
         assert (target / f"{kind}.schema.json").read_bytes() == shipped.read_bytes()
         assert json.loads((target / f"{kind}.schema.json").read_text())["$id"].endswith(
             f"/{kind}.schema.json")
-    assert f"wrote 7 schemas to {target}" in capsys.readouterr().err
+    assert f"wrote 7 schemas to {target}" in capsys.readouterr().out
     assert rulewright(["schemas", str(target)]) == 0  # again: the files are replaced
 
 
