@@ -2,7 +2,8 @@
 
 ``compile_pack`` is the one entry point the CLI and the runtime's tools use. A compiled
 ruleset is cached by the sha256 of the pack's files, so compiling an unchanged pack again
-only reads and hashes its files.
+only reads and hashes its files; each file is read once, at the pack's boundary
+(``loader.read_pack``).
 """
 
 from __future__ import annotations
@@ -56,13 +57,13 @@ def check_pack_full(root: str, display_root: str | None = None):
         return _check_pack_full(root, display_root)
 
 
-def _check_pack_full(root: str, display_root: str | None):
+def _check_pack_full(root: str, display_root: str | None, files=None):
     from .analyses import analyse
     from .graph import build_graph
     from .loader import load_pack
     from .resolve import check_pack
 
-    pack, diagnostics = load_pack(root, display_root)
+    pack, diagnostics = load_pack(root, display_root, files=files)
     if pack is None:
         return None, None, diagnostics
     diagnostics = list(diagnostics) + list(check_pack(pack))
@@ -77,25 +78,22 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
     """Compile a pack folder: ``(compiled ruleset dict | None, diagnostics)``.
 
     The ruleset is None when any error was found; warnings come back either way."""
-    from .loader import pack_digest
+    from .loader import read_pack
     from .lower import lower_pack
 
-    try:
-        digest = pack_digest(root)  # part of the ruleset hash, cached or not
-    except OSError:
-        digest = None
-    cache = cache_dir() if use_cache else None
-    if cache is not None:
-        if digest:
+    with collector_paused():
+        files = read_pack(root, display_root)
+        digest = files.digest() if files.manifest is not None else None  # part of the ruleset hash
+        cache = cache_dir() if use_cache and digest else None
+        if cache is not None:
             cached = _read_cache(cache, digest, display_root or root)
             if cached is not None:
                 return cached
-    with collector_paused():
-        pack, _graph, diagnostics = _check_pack_full(root, display_root)
+        pack, _graph, diagnostics = _check_pack_full(root, display_root, files)
         if pack is None or any(d.severity == "error" for d in diagnostics):
             return None, diagnostics
         compiled = lower_pack(pack, digest or "")
-    if cache is not None and digest:
+    if cache is not None:
         _write_cache(cache, digest, display_root or root, compiled, diagnostics)
     return compiled, diagnostics
 
