@@ -3,25 +3,38 @@
 Packs, compiled rulesets and game logs all come from people rulewright does not know, so every
 file is read through :func:`read_regular_file`: a device (``/dev/zero``), a named pipe, a
 socket or a folder is refused before a byte is read, and no read takes more than the limit
-plus one byte. The compiler (content files) and the runtime (rulesets and logs) share it.
+plus one byte. :func:`read_json_file` adds strict UTF-8 JSON with bounded numbers and
+nesting. The compiler (content files, its cache) and the runtime (rulesets, logs) share it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+from typing import Any
 
-__all__ = ["FileRefused", "read_regular_file"]
+__all__ = ["FileRefused", "read_regular_file", "read_json_file"]
 
 
 class FileRefused(Exception):
-    """A file that was not read. ``reason`` is ``"not_regular"``, ``"too_large"`` or
-    ``"unreadable"``; ``message`` says why in words (it never quotes the file)."""
+    """A file that was not read. ``reason`` is ``"not_regular"``, ``"too_large"``,
+    ``"unreadable"`` or ``"not_json"``; ``message`` says why in words (it never quotes the
+    file); ``line`` and ``column`` (1-based) say where, when a parser knows."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str, line: int | None = None,
+                 column: int | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.line = line
+        self.column = column
+
+    def located(self, path: str) -> str:
+        """``path:line:column: message`` (or ``path: message`` when there is no position)."""
+        if self.line is None:
+            return f"{path}: {self.message}"
+        return f"{path}:{self.line}:{self.column}: {self.message}"
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
@@ -76,3 +89,41 @@ def read_regular_file(path: str, limit: int) -> bytes:
         raise FileRefused("too_large", f"the file grew past the limit of {limit} bytes while it was read")
     return raw
 
+
+class _NumberRefused(ValueError):
+    """Raised inside the JSON parser for a number outside what the file may hold."""
+
+
+def read_json_file(path: str, limit: int, max_int: int) -> Any:
+    """The JSON value of the file at ``path``, read as :func:`read_regular_file` reads it;
+    raises :class:`FileRefused` for a file that cannot be read and, reason ``"not_json"``,
+    for one that is not strict UTF-8 JSON whose numbers are whole numbers within
+    ``±max_int`` and whose nesting Python can parse, with the line and column where the
+    parser knows them."""
+    raw = read_regular_file(path, limit)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise FileRefused("not_json", f"byte 0x{raw[error.start]:02x} is not UTF-8 text "
+                          "(JSON files are UTF-8)", line, column) from None
+
+    def whole_number(digits: str) -> int:
+        if len(digits.lstrip("-")) > len(str(max_int)) or abs(int(digits)) > max_int:
+            raise _NumberRefused(f"a number of {len(digits.lstrip('-'))} digits is larger "
+                                 f"than this file may hold ({max_int})")
+        return int(digits)
+
+    def not_whole(text: str) -> Any:
+        raise _NumberRefused(f"{text} is not a whole number (this file holds only whole numbers)")
+
+    try:
+        return json.loads(text.removeprefix("\ufeff"), parse_int=whole_number,
+                          parse_float=not_whole, parse_constant=not_whole)
+    except json.JSONDecodeError as error:
+        raise FileRefused("not_json", f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
+    except _NumberRefused as error:
+        raise FileRefused("not_json", str(error)) from None
+    except RecursionError:
+        raise FileRefused("not_json", "the JSON is nested too deeply") from None

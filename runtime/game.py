@@ -16,6 +16,7 @@ from typing import Any
 from . import rng
 from .exprs import RuleError
 from .interpreter import Interpreter, Rules
+from .ruleset_check import check_ruleset
 
 TERMINAL = -1
 
@@ -32,6 +33,7 @@ class Game:
     """A compiled ruleset bound to a player count and variant: makes new games."""
 
     def __init__(self, compiled: dict, players: int, variant: str | None = None):
+        check_ruleset(compiled)
         lo, hi = compiled["pack"]["players"]
         if variant is None:
             variant = auto_variant(compiled, players)

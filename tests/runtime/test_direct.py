@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rulewright.compiled_format import ruleset_hash
 from rulewright.runtime.exprs import RuleError, compile_expr, expr_source
 from rulewright.runtime.game import EngineError, Game
 
@@ -64,6 +65,7 @@ def test_two_triggers_feeding_each_other_are_stopped_by_the_budget(tmp_path):
     compiled = compile_ok(root)
     # the compiler refuses such a loop (E501); the runtime must still stop one
     compiled["triggers"]["gain:coin"] = compiled["triggers"].pop("gain:points")
+    compiled["hash"] = ruleset_hash(compiled)  # another ruleset now, with its own hash
     with pytest.raises(EngineError, match="step budget of 2000"):
         Game.from_compiled(compiled, 1).new_game(1)
 
