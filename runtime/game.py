@@ -16,7 +16,7 @@ from typing import Any
 from . import rng
 from .exprs import RuleError
 from .interpreter import Interpreter, Rules
-from .ruleset_check import check_ruleset
+from .ruleset_check import canonical_ruleset, check_ruleset
 
 TERMINAL = -1
 
@@ -34,6 +34,7 @@ class Game:
 
     def __init__(self, compiled: dict, players: int, variant: str | None = None):
         check_ruleset(compiled)
+        compiled = canonical_ruleset(compiled)  # the same game from a folder or its .json
         lo, hi = compiled["pack"]["players"]
         if variant is None:
             variant = auto_variant(compiled, players)

@@ -348,7 +348,7 @@ def test_blocking_and_villa_slots(compiled):
     """Blocking: "once an Emissary is on an action space, that space is blocked, and no further
     Emissaries may be placed there this round." """
     state = table(compiled)
-    face_up = zone(state, "artisan_card")[0]
+    face_up = show(state, "artisan_training_grounds", "artisan_card")
     space1 = f"{face_up}/{state.data['c'][face_up]['d']}_1"
     state.data["occ"][space1] = [1]
     for comp in list(zone(state, "pool", 0)):
