@@ -110,9 +110,11 @@ def read_json_file(path: str, limit: int, max_int: int) -> Any:
                           "(JSON files are UTF-8)", line, column) from None
 
     def whole_number(digits: str) -> int:
-        if len(digits.lstrip("-")) > len(str(max_int)) or abs(int(digits)) > max_int:
-            raise _NumberRefused(f"a number of {len(digits.lstrip('-'))} digits is larger "
-                                 f"than this file may hold ({max_int})")
+        length = len(digits.lstrip("-"))
+        if length > len(str(max_int)) or abs(int(digits)) > max_int:
+            shown = digits if length <= 30 else f"a number of {length} digits"
+            raise _NumberRefused(f"{shown} is larger than this file may hold (at most {max_int} "
+                                 "either way)")
         return int(digits)
 
     def not_whole(text: str) -> Any:

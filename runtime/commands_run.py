@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -19,7 +20,8 @@ from typing import Any, Callable
 from rulewright.compiled_format import MAX_WHOLE_NUMBER
 from rulewright.file_input import FileRefused, read_json_file
 from rulewright.runtime.agents import HumanAgent, HumanQuit, UnknownAgentError, make_agent, parse_agent_list
-from rulewright.runtime.logs import LogError, load_log, play_logged_game, replay, write_log
+from rulewright.runtime.logs import (MAX_SEED, GameFailed, LogError, load_log, play_logged_game,
+                                    replay, write_log)
 from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
 from rulewright.runtime.simulate import ClusterUnavailableError, load_game, simulate
 
@@ -42,14 +44,17 @@ class CommandError(Exception):
         self.code = code
 
 
-def _whole_number(minimum: int, rule: str):
-    """An argparse type: a whole number of at least ``minimum`` (``rule`` says so in words)."""
+def _whole_number(minimum: int, rule: str, maximum: int | None = None):
+    """An argparse type: a whole number of at least ``minimum`` (and at most ``maximum``;
+    ``rule`` says so in words)."""
     def parse(text: str) -> int:
+        if len(text.strip()) > 40:
+            raise argparse.ArgumentTypeError(f"a number of {len(text.strip())} digits is too large")
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if value < minimum:
+        if value < minimum or (maximum is not None and value > maximum):
             raise argparse.ArgumentTypeError(f"{rule}, not {value}")
         return value
     return parse
@@ -57,6 +62,18 @@ def _whole_number(minimum: int, rule: str):
 
 _positive = _whole_number(1, "must be at least 1")
 _natural = _whole_number(0, "must not be negative")
+_seed = _whole_number(0, "must be a whole number from 0 to 2^64 - 1", MAX_SEED)
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
+    return value
 
 
 def add_run_commands(subparsers: Any) -> None:
@@ -69,7 +86,7 @@ def add_run_commands(subparsers: Any) -> None:
     sim.add_argument("pack", metavar="PACK", help="pack folder or compiled ruleset .json")
     sim.add_argument("--players", type=_positive, required=True, metavar="N")
     sim.add_argument("--games", type=_natural, required=True, metavar="G")
-    sim.add_argument("--seed", type=_natural, default=0, metavar="S")
+    sim.add_argument("--seed", type=_seed, default=0, metavar="S")
     sim.add_argument("--agents", default="random", metavar="LIST",
                      help="comma-separated: random, greedy, mcts, mcts:ITER, mcts:SECONDSs")
     sim.add_argument("--variant", default=None, metavar="NAME")
@@ -79,6 +96,8 @@ def add_run_commands(subparsers: Any) -> None:
     sim.add_argument("--format", choices=("text", "json"), default="text")
     sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
     sim.add_argument("--log-dir", default=None, metavar="DIR", help="write one replayable log per game")
+    sim.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
+                     help="stop any game that runs longer, as a failed game")
     sim.set_defaults(func=run_simulate, game_factory=load_game, command_name="simulate")
 
     play = subparsers.add_parser(
@@ -90,9 +109,13 @@ def add_run_commands(subparsers: Any) -> None:
     play.add_argument("--players", type=_positive, required=True, metavar="N")
     play.add_argument("--seat", type=_natural, default=0, metavar="K", help="your seat (0-based)")
     play.add_argument("--agents", default="random", metavar="LIST", help="agents for the other seats, in turn")
-    play.add_argument("--seed", type=_natural, default=None, metavar="S", help="default: a fresh random seed")
+    play.add_argument("--seed", type=_seed, default=None, metavar="S",
+                      help="default: a fresh random seed (shown when the game ends)")
     play.add_argument("--variant", default=None, metavar="NAME")
     play.add_argument("--log", default=None, metavar="OUT.json", help="write the game's log (for replay)")
+    play.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
+                      help="stop the game when the engine and bots have used this long "
+                      "(your turns do not count)")
     play.set_defaults(func=run_play, game_factory=load_game, command_name="play")
 
     rep = subparsers.add_parser(
@@ -107,7 +130,8 @@ def add_run_commands(subparsers: Any) -> None:
 
 
 def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn CommandError into its message on stderr and exit code."""
+    """Turn CommandError into its message on stderr and exit code, and anything unexpected
+    into one line and exit 1."""
 
     def run(args: argparse.Namespace) -> int:
         try:
@@ -115,6 +139,12 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
         except CommandError as exc:
             print(f"rulewright {args.command_name}: error: {exc.message}", file=sys.stderr)
             return exc.code
+        except OSError:
+            raise  # an output that cannot be written: the main CLI says so (exit 2)
+        except Exception as exc:  # noqa: BLE001 - a bug must still be one line, not a traceback
+            print(f"rulewright {args.command_name}: error: unexpected {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            return 1
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
@@ -195,7 +225,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         result = simulate(
             compiled, args.players, args.games, seed=args.seed, agents=agents, variant=args.variant,
             workers=args.workers, cluster=args.cluster, log_dir=args.log_dir, progress=progress,
-            game_factory=args.game_factory, pack_source=args.pack,
+            game_factory=args.game_factory, pack_source=args.pack, time_limit=args.time_limit,
         )
     except ClusterUnavailableError as exc:
         raise CommandError(str(exc), 2) from None
@@ -221,9 +251,11 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 130
     if result.errors:
         first = result.errors[0]
+        failure = first.get("failure")
+        where = f", decision {failure['decision']}" if failure else ""
         print(
             f"{len(result.errors)} game(s) ended in an engine error; first: game {first['index']} "
-            f"(seed {first['seed']}): {first['error']}",
+            f"(seed {first['seed']}{where}): {first['error']}",
             file=sys.stderr,
         )
         return 1
@@ -261,16 +293,21 @@ def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     console = Console()
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(MAX_SEED + 1)
     agents: list[Any] = []
+    names: list[str] = []
     for seat in range(game.num_players):
         if seat == args.seat:
             agents.append(HumanAgent(stream=sys.stdin, console=console))
+            names.append("human")
         else:
             name = bots[(seat - (seat > args.seat)) % len(bots)]
             human_options = {"stream": sys.stdin, "console": console} if name == "human" else {}
             agents.append(make_agent(name, **human_options))
-    console.print(f"[bold]{game.pack_id}[/bold], {game.num_players} players, seed {seed}; you are seat {args.seat}.")
+            names.append(name)
+    # The seed is not shown until the game is over: with it, the rules and the bots' names a
+    # player could work out every hidden card, die and future roll.
+    console.print(f"[bold]{game.pack_id}[/bold], {game.num_players} players; you are seat {args.seat}.")
 
     def narrate(state: Any, seat: int, action: int) -> None:
         # Another seat's choice may be secret (a kept objective, a slotted die): say only that
@@ -279,15 +316,22 @@ def run_play(args: argparse.Namespace) -> int:
             console.print(f"seat {seat} ({agents[seat].name}) chose", highlight=False)
 
     try:
-        played = play_logged_game(game, seed, agents, pack_source=args.pack, on_action=narrate)
+        played = play_logged_game(game, seed, agents, pack_source=args.pack, on_action=narrate,
+                                  names=names, time_limit=args.time_limit)
     except HumanQuit:
-        console.print("stopped (end of input).")
+        console.print(f"stopped (end of input); the game's seed was {seed}.")
         return 0
+    except GameFailed as failed:
+        if args.log:
+            write_log(failed.log, args.log)
+            console.print(f"log written to {args.log} (replay it to see the error again)")
+        raise CommandError(str(failed), 1) from None
     state = played.state
     returns = state.returns()
     winners = [seat for seat, r in enumerate(returns) if r >= 1.0]
     console.print(f"Game over. Scores: {state.scores()}. Winner(s): seat {', '.join(map(str, winners))}.")
     console.print("You win!" if args.seat in winners else "You lose.")
+    console.print(f"The game's seed was {seed}.")
     if args.log:
         write_log(played.log, args.log)
         console.print(f"log written to {args.log}")
@@ -323,6 +367,10 @@ def run_replay(args: argparse.Namespace) -> int:
         outcome = replay(log, game)
     except LogError as exc:
         raise CommandError(str(exc), 1) from None
+    if outcome.reproduced:
+        print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): "
+              f"{outcome.problem}")
+        return 1
     if not outcome.ok:
         raise CommandError(outcome.problem or "replay failed", 1)
     print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): final digest matches")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from rulewright.runtime.agents import make_agent
-from rulewright.runtime.logs import play_logged_game, write_log
+from rulewright.runtime.logs import GameFailed, play_logged_game, write_log
 from rulewright.runtime.stats import summarise
 
 __all__ = [
@@ -76,6 +76,7 @@ class _RunSetup:
     factory: GameFactory
     log_dir: str | None
     pack_source: str | None
+    time_limit: float | None = None
 
 
 _GAMES: dict[tuple, Any] = {}
@@ -99,14 +100,20 @@ def _run_token(compiled: dict, factory: GameFactory) -> str:
 
 
 def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: list[str]) -> dict:
-    """Play game ``index`` and return its record; an engine error becomes an ``error`` record."""
+    """Play game ``index`` and return its record. A game that fails — the engine, an agent
+    or the time limit — becomes a record with ``error`` (what failed) and ``failure`` (the
+    decision, seat and phase, as its log says); with a log folder its log is written too, so
+    ``rulewright replay`` can reproduce the failure."""
     started = time.perf_counter()
     record: dict[str, Any] = {"index": index, "seed": seed, "agents": list(agents)}
+    log = None
     try:
         game = _game_for(setup, compiled)
         played = play_logged_game(
-            game, seed, [make_agent(name) for name in agents], pack_source=setup.pack_source
+            game, seed, [make_agent(name) for name in agents], pack_source=setup.pack_source,
+            names=agents, time_limit=setup.time_limit,
         )
+        log = played.log
         state = played.state
         stats = state.stats()
         returns = state.returns()
@@ -119,10 +126,14 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
             usage=stats.get("usage") or [{} for _ in agents],
             error=None,
         )
-        if setup.log_dir is not None:
-            write_log(played.log, Path(setup.log_dir) / f"game-{index:06d}.json")
-    except Exception as exc:  # an engine bug in one game must not lose the run
+    except GameFailed as failed:
+        log = failed.log
+        record["error"] = failed.log["error"]["message"]
+        record["failure"] = dict(failed.log["error"])
+    except Exception as exc:  # noqa: BLE001 - a game that cannot even start must not lose the run
         record["error"] = f"{type(exc).__name__}: {exc}"
+    if setup.log_dir is not None and log is not None:
+        write_log(log, Path(setup.log_dir) / f"game-{index:06d}.json")
     record["duration"] = time.perf_counter() - started
     return record
 
@@ -192,6 +203,7 @@ def simulate(
     progress: Progress | None = None,
     game_factory: GameFactory = load_game,
     pack_source: str | None = None,
+    time_limit: float | None = None,
 ) -> SimulationResult:
     """Play ``games`` games and collect their records.
 
@@ -201,6 +213,7 @@ def simulate(
     as games finish. Ctrl-C stops the run and keeps finished games (``interrupted=True``).
     ``game_factory(compiled, players, variant)`` builds the game (the interpreter by default);
     it is built once here too, so a bad player count or variant fails before any work starts.
+    ``time_limit`` (seconds) stops any game that runs longer, as a failed game.
     """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
@@ -215,6 +228,7 @@ def simulate(
     setup = _RunSetup(
         token=token, players=players, variant=variant, factory=game_factory,
         log_dir=str(log_dir) if log_dir is not None else None, pack_source=pack_source,
+        time_limit=time_limit,
     )
     _GAMES.clear()
     _GAMES[(token, players, variant)] = probe
