@@ -7,6 +7,7 @@ never from the global generator, so a game between agents is a pure function of 
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from typing import IO, Any, Protocol, runtime_checkable
@@ -233,7 +234,7 @@ def make_agent(name: str, **options: Any) -> Agent:
         try:
             if budget.endswith("s"):
                 seconds = float(budget[:-1])
-                if seconds > 0:
+                if math.isfinite(seconds) and seconds > 0:
                     return MCTSAgent(seconds=seconds, **options)
             else:
                 iterations = int(budget)

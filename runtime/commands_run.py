@@ -23,7 +23,8 @@ from rulewright.runtime.agents import HumanAgent, HumanQuit, UnknownAgentError, 
 from rulewright.runtime.logs import (MAX_SEED, GameFailed, LogError, load_log, play_logged_game,
                                     replay, write_log)
 from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
-from rulewright.runtime.simulate import ClusterUnavailableError, load_game, simulate
+from rulewright.runtime.simulate import (ClusterUnavailableError, GameNotBuilt, check_cluster_address,
+                                        load_game, simulate)
 
 __all__ = [
     "add_run_commands",
@@ -76,6 +77,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _cluster_address(text: str) -> str:
+    """An argparse type: ``local`` or a Dask scheduler address (checked, not connected to)."""
+    try:
+        return check_cluster_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_run_commands(subparsers: Any) -> None:
     """Register ``simulate``, ``play`` and ``replay`` on the main CLI's subparsers."""
     sim = subparsers.add_parser(
@@ -91,7 +100,7 @@ def add_run_commands(subparsers: Any) -> None:
                      help="comma-separated: random, greedy, mcts, mcts:ITER, mcts:SECONDSs")
     sim.add_argument("--variant", default=None, metavar="NAME")
     sim.add_argument("--workers", type=_positive, default=1, metavar="W")
-    sim.add_argument("--cluster", default=None, metavar="ADDRESS|local",
+    sim.add_argument("--cluster", type=_cluster_address, default=None, metavar="ADDRESS|local",
                      help="run on Dask: 'local' or a scheduler address (needs rulewright[cluster])")
     sim.add_argument("--format", choices=("text", "json"), default="text")
     sim.add_argument("--report", default=None, metavar="DIR", help="write an HTML report to DIR/index.html")
@@ -189,17 +198,21 @@ def load_compiled(path: str) -> dict:
 
 def _build_game(args: argparse.Namespace, compiled: dict, source: str) -> Any:
     """The game for the requested players and variant from the ruleset loaded from
-    ``source``: a refused player count or variant is a usage error; a refused ruleset, or one
-    the engine cannot prepare, is a content error."""
+    ``source`` (see :func:`_refusal` for what a refusal becomes)."""
     try:
         return args.game_factory(compiled, args.players, args.variant)
-    except RulesetError as exc:
-        raise CommandError(f"{source}: {exc}", 1) from None
-    except ValueError as exc:
-        message = exc.args[0] if exc.args else str(exc)
-        raise CommandError(str(message), 2) from None
-    except Exception as exc:  # noqa: BLE001 - an engine that cannot prepare the rules says so
-        raise CommandError(f"the engine cannot prepare the ruleset: {type(exc).__name__}: {exc}", 1) from None
+    except Exception as exc:  # noqa: BLE001 - every refusal is one line
+        raise _refusal(exc, source) from None
+
+
+def _refusal(exc: BaseException, source: str) -> CommandError:
+    """Why a game could not be built, as a command error: a refused player count or variant
+    is a usage error; a refused ruleset, or one the engine cannot prepare, a content error."""
+    if isinstance(exc, RulesetError):
+        return CommandError(f"{source}: {exc}", 1)
+    if isinstance(exc, ValueError):
+        return CommandError(str(exc.args[0] if exc.args else exc), 2)
+    return CommandError(f"the engine cannot prepare the ruleset: {type(exc).__name__}: {exc}", 1)
 
 
 def _agent_names(text: str) -> list[str]:
@@ -219,14 +232,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
     compiled = load_compiled(args.pack)
-    _build_game(args, compiled, args.pack)
     progress, bar = _progress_bar(args)
     try:
+        # simulate builds the game before any is played: a refusal stops it at once
         result = simulate(
             compiled, args.players, args.games, seed=args.seed, agents=agents, variant=args.variant,
             workers=args.workers, cluster=args.cluster, log_dir=args.log_dir, progress=progress,
             game_factory=args.game_factory, pack_source=args.pack, time_limit=args.time_limit,
         )
+    except GameNotBuilt as exc:
+        raise _refusal(exc.__cause__, args.pack) from None
     except ClusterUnavailableError as exc:
         raise CommandError(str(exc), 2) from None
     finally:

@@ -14,8 +14,6 @@ from functools import lru_cache
 from typing import Any, Iterator
 
 import fastjsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
 
 from rulewright.compiled_format import compiled_schema, ruleset_hash
 
@@ -97,7 +95,11 @@ def _as_draft7(schema: Any, definitions: dict) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _explainer() -> Draft202012Validator:
+def _explainer():
+    """jsonschema's validator of the schema: imported and built only to explain a refusal
+    (importing it costs every worker process a sixth of a second)."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(compiled_schema())
 
 
@@ -107,6 +109,8 @@ def _check_shape(compiled: dict) -> None:
         return
     except fastjsonschema.JsonSchemaException:
         pass
+    from jsonschema.exceptions import best_match
+
     first = next(_explainer().iter_errors(compiled), None)  # one is enough to refuse
     error = best_match([first]) if first is not None else None
     if error is None:  # the two checks disagree: trust the refusal, say so plainly
@@ -143,7 +147,7 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _what(error: ValidationError) -> str:
+def _what(error) -> str:
     """What is wrong, in words, quoting at most a short piece of the value."""
     kind, expected, value = error.validator, error.validator_value, error.instance
     if kind == "type":
