@@ -50,7 +50,7 @@ __all__ = [
 
 LOG_FORMAT = 1
 LOG_FILE_LIMIT = 32 * 1024 * 1024
-"""The largest log file read (a 20,000-decision game logs in about 150 KB)."""
+"""The largest log file read (a 20,000-decision game logs in about 100 KB)."""
 MAX_SEED = 2**64 - 1
 """Seeds are whole numbers from 0 to 2^64 - 1 (what ``derive_seed`` makes)."""
 _HEX64 = re.compile(r"[0-9a-f]{64}")
