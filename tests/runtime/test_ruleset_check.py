@@ -259,3 +259,24 @@ def test_a_named_pipe_as_a_ruleset_is_refused_without_waiting(tmp_path, capsys):
     os.mkfifo(tmp_path / "ruleset.json")
     code, _, err = run(["simulate", tmp_path / "ruleset.json", "--players", "2", "--games", "1"], capsys)
     assert code == 1 and "named pipe (FIFO), not a regular file" in one_error_line(err)
+
+
+def test_a_log_bundle_whose_ruleset_holds_python_text_runs_nothing(tmp_path, capsys, monkeypatch):
+    """The issue's bundle: a log whose pack_source names a ruleset.json beside it, with
+    Python text in a track's length."""
+    compiled = compiled_of(REFERENCE)
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    (bundle / "ruleset.json").write_text(json.dumps(compiled, sort_keys=True))
+    monkeypatch.chdir(bundle)
+    code, _, _ = run(["simulate", "ruleset.json", "--players", "2", "--games", "1",
+                      "--log-dir", ".", "--format", "json"], capsys)
+    assert code == 0
+    marker = tmp_path / "MARKER"
+    crafted = with_value(compiled, ("tracks", "artisan_rep", "length"),
+                         f"__import__('os').system('touch {marker}')")
+    (bundle / "ruleset.json").write_text(json.dumps(crafted))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["replay", bundle / "game-000000.json"], capsys)  # found beside it
+    assert code == 1 and out == "" and not marker.exists()
+    assert "not a valid compiled ruleset: at tracks.artisan_rep.length" in one_error_line(err)
