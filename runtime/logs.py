@@ -38,6 +38,7 @@ __all__ = [
     "MAX_SEED",
     "LogError",
     "GameFailed",
+    "describe_failure",
     "LoggedGame",
     "ReplayResult",
     "seat_rng",
