@@ -17,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from rulewright.compiled_format import ruleset_hash
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime import rng
 from rulewright.runtime.game import Game
@@ -170,8 +171,10 @@ HAND_WRITTEN["all"] = [f for name in EFFECTS for f in HAND_WRITTEN[name]]
 
 
 def _with_loops(compiled: dict, loops: int) -> dict:
+    """The ruleset with constant ``loops`` changed: another ruleset, so it gets its own hash."""
     out = dict(compiled)
     out["constants"] = dict(compiled["constants"], loops=loops)
+    out["hash"] = ruleset_hash(out)
     return out
 
 

@@ -183,7 +183,7 @@ def unused_definitions(pack: Pack, graph: nx.MultiDiGraph) -> list[Diagnostic]:
             continue
         out.append(diagnostic(
             "W505", definition.loc, f"{kind} '{qid}' is never used: no effect gains, pays, "
-            "sets or reads it", f"use it in an effect, the score or a condition, or remove it"))
+            "sets or reads it", "use it in an effect, the score or a condition, or remove it"))
     reported = set(pack.reports)
     for zid, zone in pack.zones.items():
         nid = f"zone:{zid}"

@@ -376,9 +376,11 @@ def _manifest_checks(pack: Pack, manifest: Document,
 
 def _unlisted_files(root: str, manifest: Document) -> list[Diagnostic]:
     """W202 for each ``.yaml``/``.yml`` file under the pack folder that the manifest does
-    not list (hidden files and folders, and symbolic links, are not looked at)."""
+    not list (hidden files and folders, and symbolic links, are not looked at; nor is a file a
+    listed one links to: it is loaded)."""
     listed = {posixpath.normpath(str(name).replace("\\", "/"))
               for name in manifest.data.get("files", [])} | {"pack.yaml"}
+    loaded = {os.path.realpath(os.path.join(root, name)) for name in listed}
     shown = os.path.dirname(manifest.path)
     found: list[str] = []
     seen = 0
@@ -391,8 +393,9 @@ def _unlisted_files(root: str, manifest: Document) -> list[Diagnostic]:
         for name in sorted(names):
             if name.startswith(".") or not name.endswith((".yaml", ".yml")):
                 continue
-            relative = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if relative not in listed:
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, root).replace(os.sep, "/")
+            if relative not in listed and os.path.realpath(path) not in loaded:
                 found.append(relative)
     return [diagnostic("W202", file_start(os.path.join(shown, relative) if shown else relative),
                        f"'{relative}' is in the pack folder but not listed in `files:` of "

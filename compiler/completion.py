@@ -22,7 +22,7 @@ import re
 from collections import deque
 from copy import copy
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from lark import Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken

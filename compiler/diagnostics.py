@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Iterable
 
+from ..file_input import FileRefused, read_regular_file
 from .model import EffectText, Loc
 
 SEVERITIES = ("error", "warning", "note")
@@ -25,6 +27,8 @@ CODES: dict[str, str] = {
     "E003": "a file is larger than the size limit",
     "E004": "a file listed in the manifest lies outside the pack folder",
     "E005": "a file is listed twice in the manifest",
+    "E006": "a file of the pack is not a regular file (a device, pipe, socket or folder)",
+    "E007": "the pack's files together are larger than the pack size limit",
     # E1xx: YAML
     "E101": "YAML syntax error",
     "E102": "a tab character is used for indentation",
@@ -163,13 +167,24 @@ def summary_line(diags: Iterable[Diagnostic]) -> str:
     return ", ".join(parts)
 
 
+EXCERPT_LIMIT = 2 * 1024 * 1024
+"""The largest file a source line is quoted from (the loader's per-file limit)."""
+
+
 @lru_cache(maxsize=256)
 def _source_lines(path: str) -> tuple[str, ...] | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace", newline=None) as handle:
-            return tuple(handle.read().split("\n"))
-    except OSError:
+    """The lines of a file to quote from: only a regular file within the size limit, and
+    only one that lies, links resolved, under the folder its path names, so a diagnostic never
+    quotes a file that a link inside a pack points to elsewhere."""
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    if os.path.commonpath([folder, os.path.realpath(path)]) != folder:
         return None
+    try:
+        raw = read_regular_file(path, EXCERPT_LIMIT)
+    except FileRefused:
+        return None
+    text = raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    return tuple(text.split("\n"))
 
 
 def _excerpt(d: Diagnostic) -> list[str]:

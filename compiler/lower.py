@@ -10,18 +10,16 @@ classified here against the pack (locals first), so the runtime never sees the I
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any, Callable
 
 from dataclasses import fields as dataclass_fields
 
+from ..compiled_format import FORMAT, ruleset_hash
 from ..language import OPS, Field
 from . import ir
 from .model import AbilityDef, CardSide, EffectText, Pack, SpaceDef
 from .names import build_names
 
-FORMAT = 2
 
 class Lowering:
     """Turns IR into the node table. One instance per compile."""
@@ -301,7 +299,7 @@ def _procedure(lw: "Lowering", pid: str, proc) -> dict:
     }
 
 
-def lower_pack(pack: Pack, source_digest: str = "") -> dict:
+def lower_pack(pack: Pack) -> dict:
     """Lower a fully checked pack to the compiled ruleset dict (JSON-able)."""
     lw = Lowering(pack)
     triggers: dict[str, list] = {}
@@ -388,17 +386,10 @@ def lower_pack(pack: Pack, source_digest: str = "") -> dict:
         "labels": lw.labels,
         "origins": lw.origins,
     }
-    compiled["hash"] = ruleset_hash(compiled, source_digest)
+    compiled["hash"] = ruleset_hash(compiled)
     return compiled
 
 
 def _value_def(r) -> dict:
     return {"scope": r.scope, "start": r.start, "min": r.min, "max": r.max,
             "visibility": r.visibility}
-
-
-def ruleset_hash(compiled: dict, source_digest: str = "") -> str:
-    """sha256 of the canonical JSON of the ruleset (without its own hash field)."""
-    body = {k: v for k, v in compiled.items() if k != "hash"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256((text + source_digest).encode()).hexdigest()

@@ -2,17 +2,25 @@
 
 ``compile_pack`` is the one entry point the CLI and the runtime's tools use. A compiled
 ruleset is cached by the sha256 of the pack's files, so compiling an unchanged pack again
-only reads and hashes its files.
+only reads and hashes its files. The ruleset's own hash is a hash of the compiled rules
+(``rulewright.compiled_format``), not of those files. A cache entry is untrusted like any
+file: it is used only when it reads as a cache entry, its ruleset's hash matches its content
+and the caller's check (the runtime's whole-shape check, given by the CLI) accepts it.
 """
 
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import os
 from contextlib import contextmanager
+from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
+
+from ..compiled_format import MAX_WHOLE_NUMBER, ruleset_hash
+from ..file_input import FileRefused, read_json_file
 
 from .diagnostics import Diagnostic
 
@@ -65,7 +73,7 @@ def check_pack_full(root: str, display_root: str | None = None,
 
 def _check_pack_full(root: str, display_root: str | None,
                      sources: Mapping[str, str] | None = None, parsed: dict | None = None,
-                     overrides=()):
+                     overrides=(), files=None):
     from .analyses import analyse
     from .graph import build_graph
     from .label_check import check_labels
@@ -73,7 +81,7 @@ def _check_pack_full(root: str, display_root: str | None,
     from .loader import load_pack
     from .resolve import check_pack
 
-    pack, diagnostics = load_pack(root, display_root, sources=sources)
+    pack, diagnostics = load_pack(root, display_root, files=files, sources=sources)
     if pack is None:
         return None, None, diagnostics
     if overrides:
@@ -90,44 +98,48 @@ def _check_pack_full(root: str, display_root: str | None,
     return pack, graph, diagnostics
 
 
-def compile_pack(root: str, display_root: str | None = None, use_cache: bool = True, overrides=()):
+CACHE_ENTRY_LIMIT = 64 * 1024 * 1024
+"""The largest cache entry read back (a compiled ruleset and its diagnostics)."""
+
+RulesetCheck = Callable[[dict], None]
+
+
+def compile_pack(root: str, display_root: str | None = None, use_cache: bool = True,
+                 check_cached: RulesetCheck | None = None, overrides=()):
     """Compile a pack folder: ``(compiled ruleset dict | None, diagnostics)``.
 
-    The ruleset is None when any error was found; warnings come back either way.
-    ``overrides`` (from ``--set``) change the pack before it is checked; such a compile is
-    not cached."""
-    from .loader import pack_digest
+    The ruleset is None when any error was found; warnings come back either way. Each file
+    is read once, at the pack's boundary (:func:`loader.read_pack`). ``check_cached(ruleset)``
+    may refuse a cached ruleset by raising; the pack is then compiled again. ``overrides``
+    (from ``--set``) change the pack before it is checked; such a compile is not cached."""
+    from .loader import read_pack
     from .lower import lower_pack
 
-    try:
-        digest = pack_digest(root)  # part of the ruleset hash, cached or not
-    except OSError:
-        digest = None
-    cache = cache_dir() if use_cache and not overrides else None
-    if cache is not None:
-        if digest:
-            cached = _read_cache(cache, digest, display_root or root)
+    with collector_paused():
+        files = read_pack(root, display_root)
+        digest = files.digest() if files.manifest is not None else None
+        cache = cache_dir() if use_cache and digest and not overrides else None
+        if cache is not None:
+            cached = _read_cache(cache, digest, display_root or root, check_cached)
             if cached is not None:
                 return cached
-    with collector_paused():
-        pack, _graph, diagnostics = _check_pack_full(root, display_root, overrides=overrides)
+        pack, _graph, diagnostics = _check_pack_full(root, display_root, overrides=overrides,
+                                                     files=files)
         if pack is None or any(d.severity == "error" for d in diagnostics):
             return None, diagnostics
-        compiled = lower_pack(pack, digest or "")
-    if cache is not None and digest:
+        compiled = lower_pack(pack)
+    if cache is not None:
         _write_cache(cache, digest, display_root or root, compiled, diagnostics)
     return compiled, diagnostics
 
 
 def _cache_file(cache: Path, digest: str, display_root: str) -> Path:
-    import hashlib
     key = hashlib.sha256(f"{digest}|{display_root}|{_engine_stamp()}".encode()).hexdigest()
     return cache / f"{key}.json"
 
 
 def _engine_stamp() -> str:
     """Changes whenever the compiler's own code changes, so stale caches are never used."""
-    import hashlib
     here = Path(__file__).parent
     h = hashlib.sha256()
     for path in sorted(here.glob("*.py")) + sorted(here.glob("*.lark")):
@@ -137,18 +149,39 @@ def _engine_stamp() -> str:
     return h.hexdigest()
 
 
-def _read_cache(cache: Path, digest: str, display_root: str):
-    path = _cache_file(cache, digest, display_root)
+_DIAGNOSTIC_FIELDS = {f.name: f.type for f in fields(Diagnostic)}
+
+
+def _read_cache(cache: Path, digest: str, display_root: str, check: RulesetCheck | None):
+    """The cached ``(ruleset, diagnostics)``, or None when there is none or it is refused."""
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
+        entry = read_json_file(str(_cache_file(cache, digest, display_root)),
+                               CACHE_ENTRY_LIMIT, MAX_WHOLE_NUMBER)
+    except FileRefused:
         return None
-    diagnostics = [Diagnostic(**d) for d in data["diagnostics"]]
-    return data["compiled"], diagnostics
+    if not isinstance(entry, dict) or set(entry) != {"compiled", "diagnostics"}:
+        return None
+    compiled, saved = entry["compiled"], entry["diagnostics"]
+    if not isinstance(compiled, dict) or compiled.get("hash") != ruleset_hash(compiled):
+        return None
+    if not isinstance(saved, list) or not all(_is_saved_diagnostic(d) for d in saved):
+        return None
+    if check is not None:
+        try:
+            check(compiled)
+        except Exception:  # noqa: BLE001 - any refusal means: compile it again
+            return None
+    return compiled, [Diagnostic(**d) for d in saved]
+
+
+def _is_saved_diagnostic(saved) -> bool:
+    return (isinstance(saved, dict) and set(saved) == set(_DIAGNOSTIC_FIELDS)
+            and all(isinstance(saved[name], int if kind == "int" else str)
+                    and not isinstance(saved[name], bool)
+                    for name, kind in _DIAGNOSTIC_FIELDS.items()))
 
 
 def _write_cache(cache: Path, digest: str, display_root: str, compiled, diagnostics) -> None:
-    from dataclasses import asdict
     try:
         cache.mkdir(parents=True, exist_ok=True)
         path = _cache_file(cache, digest, display_root)

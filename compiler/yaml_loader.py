@@ -19,7 +19,6 @@ memory.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -27,6 +26,8 @@ from typing import Any, Iterator
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
+
+from rulewright.file_input import FileRefused, read_regular_file
 
 from .diagnostics import Diagnostic, diagnostic, file_start
 from .model import Loc
@@ -51,9 +52,12 @@ _ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, y
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds that keep hostile or broken files from exhausting time or memory."""
+    """Bounds that keep hostile or broken files from exhausting time or memory: the size of
+    one file and of a whole pack (its manifest and listed files together), YAML nesting, and
+    how many values aliases may expand to."""
 
     max_bytes: int = 2 * 1024 * 1024
+    max_pack_bytes: int = 8 * 1024 * 1024
     max_depth: int = 64
     max_alias_nodes: int = 100_000
 
@@ -780,19 +784,26 @@ def load_yaml_bytes(raw: bytes, path: str, limits: Limits = Limits()) -> tuple[D
     return load_yaml_text(text, path, limits)
 
 
+_REFUSAL_CODES = {"not_regular": "E006", "too_large": "E003", "unreadable": "E001"}
+_REFUSAL_HINTS = {"not_regular": "list only the pack's own YAML files",
+                  "too_large": "split it into several files listed in pack.yaml"}
+
+
+def refusal_diagnostic(refused: FileRefused, loc: Loc, subject: str = "") -> Diagnostic:
+    """A file that was not read, as a diagnostic at ``loc``: E006 not a regular file, E003 too
+    large, E001 unreadable; ``subject`` (e.g. ``'cards.yaml' ``) starts the message."""
+    message = f"{subject}cannot be used: {refused.message}" if subject else refused.message
+    return diagnostic(_REFUSAL_CODES[refused.reason], loc, message,
+                      _REFUSAL_HINTS.get(refused.reason, ""))
+
+
 def load_yaml_file(file_path: str, display_path: str | None = None,
                    limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
-    """Read and load a YAML file; diagnostics name it ``display_path`` (default: its path)."""
+    """Read and load a YAML file; diagnostics name it ``display_path`` (default: its path).
+    Only a regular file is read, and never more than ``limits.max_bytes`` + 1 bytes of it."""
     shown = display_path or file_path
     try:
-        size = os.path.getsize(file_path)
-        if size > limits.max_bytes:
-            return None, [diagnostic("E003", file_start(shown),
-                                     f"the file is {size} bytes; the limit is {limits.max_bytes}",
-                                     "split it into several files listed in pack.yaml")]
-        with open(file_path, "rb") as handle:
-            raw = handle.read()
-    except OSError as error:
-        return None, [diagnostic("E001", file_start(shown),
-                                 f"cannot read the file: {error.strerror or error}")]
+        raw = read_regular_file(file_path, limits.max_bytes)
+    except FileRefused as refused:
+        return None, [refusal_diagnostic(refused, file_start(shown))]
     return load_yaml_bytes(raw, shown, limits)

@@ -1,4 +1,5 @@
-"""Agents that choose actions: random, greedy one-step lookahead, MCTS and a human at a terminal.
+"""Agents that choose actions: random, greedy one-step lookahead and MCTS (a person at a terminal
+is ``runtime/table.py``'s ``HumanAgent``).
 
 An agent sees the state only through the runtime's State API. Every agent's randomness comes
 from a ``random.Random`` it is given (derived from the game seed and the seat by the caller),
@@ -7,22 +8,27 @@ never from the global generator, so a game between agents is a pure function of 
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Protocol, runtime_checkable
 
-from .table import HumanAgent, HumanQuit  # a person at the terminal: runtime/table.py
 
 __all__ = [
     "Agent",
     "RandomAgent",
     "GreedyAgent",
-    "HumanAgent",
     "HumanQuit",
     "UnknownAgentError",
     "AGENT_NAMES",
     "make_agent",
     "parse_agent_list",
 ]
+
+
+class HumanQuit(Exception):
+    """A person stopped playing (``q`` or end of input): a clean stop, not an error. Raised by
+    a person's agent (``runtime/table.py``'s ``HumanAgent``); agents that are people also set a
+    true ``person`` attribute, so a game's time limit does not count their thinking."""
 
 
 @runtime_checkable
@@ -95,9 +101,10 @@ AGENT_NAMES = ("random", "greedy", "mcts", "mcts:ITERATIONS", "mcts:SECONDSs", "
 def make_agent(name: str, **options: Any) -> Agent:
     """Build an agent from its command-line name.
 
-    ``random``, ``greedy``, ``human``, ``mcts`` (default budget), ``mcts:500`` (500 iterations
-    per decision) or ``mcts:0.5s`` (half a second per decision; not reproducible across
-    machines). ``options`` go to the agent's constructor (e.g. ``stream`` for ``human``).
+    ``random``, ``greedy``, ``mcts`` (default budget), ``mcts:500`` (500 iterations per
+    decision) or ``mcts:0.5s`` (half a second per decision; not reproducible across machines).
+    ``options`` go to the MCTS agent's constructor. ``human`` is a valid name in an agent list
+    but not a bot: ``rulewright play`` seats a person (``runtime/table.py``'s ``HumanAgent``).
     """
     kind, _, budget = name.strip().partition(":")
     if kind == "random" and not budget:
@@ -105,7 +112,7 @@ def make_agent(name: str, **options: Any) -> Agent:
     if kind == "greedy" and not budget:
         return GreedyAgent()
     if kind == "human" and not budget:
-        return HumanAgent(**options)
+        raise UnknownAgentError("a person plays at the table (rulewright play), not as a bot")
     if kind == "mcts":
         from rulewright.runtime.mcts import MCTSAgent
 
@@ -114,7 +121,7 @@ def make_agent(name: str, **options: Any) -> Agent:
         try:
             if budget.endswith("s"):
                 seconds = float(budget[:-1])
-                if seconds > 0:
+                if math.isfinite(seconds) and seconds > 0:
                     return MCTSAgent(seconds=seconds, **options)
             else:
                 iterations = int(budget)
@@ -134,5 +141,6 @@ def parse_agent_list(text: str) -> list[str]:
     if not names:
         raise UnknownAgentError("no agents given (e.g. --agents random,greedy)")
     for name in names:
-        make_agent(name)
+        if name != "human":
+            make_agent(name)
     return names

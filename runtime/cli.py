@@ -128,7 +128,7 @@ def cmd_compile(args) -> int:
     compiled = _compile_or_report(args.pack)
     if compiled is None:
         return EXIT_CONTENT
-    text = json.dumps(compiled, sort_keys=True)
+    text = json.dumps(compiled)  # keys in the ruleset's order: the order is part of its hash
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

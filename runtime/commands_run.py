@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rulewright.runtime.commands_common import CommandError, agent_names as _agent_names
-from rulewright.runtime.commands_common import guarded as _guarded, load_compiled
-from rulewright.runtime.commands_common import natural as _natural, positive as _positive
+from rulewright.runtime.commands_common import build_game, cluster_address, guarded as _guarded
+from rulewright.runtime.commands_common import load_compiled, natural as _natural
+from rulewright.runtime.commands_common import positive as _positive, refusal, seconds
+from rulewright.runtime.commands_common import seed_number
 from rulewright.runtime.logs import LogError, load_log, replay
-from rulewright.runtime.simulate import ClusterUnavailableError, load_game, simulate
+from rulewright.runtime.simulate import ClusterUnavailableError, GameNotBuilt, load_game, simulate
 
 __all__ = [
     "add_run_commands",
@@ -45,7 +47,7 @@ def add_run_commands(subparsers: Any) -> None:
                      help="players per game (the pack and its variants say which counts work)")
     sim.add_argument("--games", type=_natural, required=True, metavar="G",
                      help="how many games to play")
-    sim.add_argument("--seed", type=_natural, default=0, metavar="S",
+    sim.add_argument("--seed", type=seed_number, default=0, metavar="S",
                      help="the first game's seed; game i is dealt from a seed derived from S and i "
                      "(default 0)")
     sim.add_argument("--agents", default="random", metavar="LIST",
@@ -57,7 +59,7 @@ def add_run_commands(subparsers: Any) -> None:
                      help="play this variant (default: the one the pack picks for N players, if any)")
     sim.add_argument("--workers", type=_positive, default=1, metavar="W",
                      help="local processes to play on (default 1); results do not depend on it")
-    sim.add_argument("--cluster", default=None, metavar="ADDRESS|local",
+    sim.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS|local",
                      help="run on Dask: 'local' or a scheduler address (needs the cluster extra: "
                      "pip install -e '.[cluster]')")
     sim.add_argument("--format", choices=("text", "json"), default="text",
@@ -67,6 +69,9 @@ def add_run_commands(subparsers: Any) -> None:
                      "report extra: pip install -e '.[report]')")
     sim.add_argument("--log-dir", default=None, metavar="DIR",
                      help="write one replayable log per game into DIR (rulewright replay LOG)")
+    sim.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
+                     help="stop any game that runs longer, as a failed game (it is recorded, and "
+                     "logged with --log-dir)")
     from rulewright.runtime.commands_balance import add_simulate_options  # it builds on this module
 
     add_simulate_options(sim)
@@ -83,21 +88,6 @@ def add_run_commands(subparsers: Any) -> None:
     rep.set_defaults(func=run_replay, game_factory=load_game, command_name="replay")
 
 
-def _build_game(args: argparse.Namespace, compiled: dict) -> Any:
-    """The game for the requested players and variant; a refusal is a usage error."""
-    from rulewright.runtime.players import player_count_problem
-
-    problem = player_count_problem(compiled, args.players, args.variant) \
-        if isinstance(compiled.get("pack"), dict) else None
-    if problem:
-        raise CommandError(problem, 2)
-    try:
-        return args.game_factory(compiled, args.players, args.variant)
-    except (ValueError, KeyError, LookupError) as exc:
-        message = exc.args[0] if exc.args else str(exc)
-        raise CommandError(str(message), 2) from None
-
-
 @_guarded
 def run_simulate(args: argparse.Namespace) -> int:
     """``rulewright simulate``: play the games, print the table or JSON, write report/logs."""
@@ -110,14 +100,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     from rulewright.runtime.commands_balance import balance_run, check_restrictions, load_ruleset
 
     compiled = load_ruleset(args.pack, args.settings)
-    check_restrictions(args, compiled, _build_game(args, compiled))
+    check_restrictions(args, compiled, build_game(args, compiled, args.pack))
     progress, bar = _progress_bar(args)
     try:
+        # simulate builds the game before any is played: a refusal stops it at once
         result = simulate(
             compiled, args.players, args.games, seed=args.seed, agents=agents, variant=args.variant,
             workers=args.workers, cluster=args.cluster, log_dir=args.log_dir, progress=progress,
-            game_factory=args.game_factory, pack_source=args.pack,
+            game_factory=args.game_factory, pack_source=args.pack, time_limit=args.time_limit,
         )
+    except GameNotBuilt as exc:
+        raise refusal(exc.__cause__, args.pack) from None
     except ClusterUnavailableError as exc:
         raise CommandError(str(exc), 2) from None
     finally:
@@ -139,9 +132,11 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 130
     if result.errors:
         first = result.errors[0]
+        failure = first.get("failure")
+        where = f", decision {failure['decision']}" if failure else ""
         print(
             f"{len(result.errors)} game(s) ended in an engine error; first: game {first['index']} "
-            f"(seed {first['seed']}): {first['error']}",
+            f"(seed {first['seed']}{where}): {first['error']}",
             file=sys.stderr,
         )
         return 1
@@ -189,13 +184,18 @@ def run_replay(args: argparse.Namespace) -> int:
         log = load_log(args.log)
     except LogError as exc:
         raise CommandError(str(exc), 1) from None
-    compiled = load_compiled(_replay_pack(args, log))
+    source = _replay_pack(args, log)
+    compiled = load_compiled(source)
     args.players, args.variant = log["players"], log.get("variant")
-    game = _build_game(args, compiled)
+    game = build_game(args, compiled, source)
     try:
         outcome = replay(log, game)
     except LogError as exc:
         raise CommandError(str(exc), 1) from None
+    if outcome.reproduced:
+        print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): "
+              f"{outcome.problem}")
+        return 1
     if not outcome.ok:
         raise CommandError(outcome.problem or "replay failed", 1)
     print(f"replayed {outcome.steps} actions of {log['pack']} (seed {log['seed']}): final digest matches")

@@ -17,10 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rulewright.runtime.commands_run import (
-    CommandError, _agent_names, _build_game, _guarded, _natural, _positive, _replay_pack,
-    load_compiled, run_replay,
+from rulewright.runtime.commands_common import (
+    CommandError, agent_names as _agent_names, build_game, guarded as _guarded, load_compiled,
+    positive as _positive, seconds, seed_number,
 )
+from rulewright.runtime.commands_run import _replay_pack, run_replay
 from rulewright.runtime.simulate import load_game
 
 __all__ = ["add_table_commands", "run_table_play", "run_replay_and_records",
@@ -55,13 +56,16 @@ def _add_play_arguments(play: argparse.ArgumentParser) -> None:
                       help="your seat, 1 to N (default 1)")
     play.add_argument("--agents", default="random", metavar="LIST",
                       help="agents for the other seats, in turn: random, greedy, mcts, human")
-    play.add_argument("--seed", type=_natural, default=None, metavar="S",
+    play.add_argument("--seed", type=seed_number, default=None, metavar="S",
                       help="deal this seed (default: a fresh random one, shown when the game ends)")
     play.add_argument("--variant", default=None, metavar="NAME")
     play.add_argument("--log", default=None, metavar="OUT.json",
                       help="the game's log: written when you save, quit and at the end")
     play.add_argument("--resume", default=None, metavar="SAVE.json",
                       help="go on with a saved game (a log written by s, q or --log)")
+    play.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
+                      help="stop the game when the engine and bots have used this long "
+                      "(your turns do not count)")
     play.set_defaults(func=run_table_play, game_factory=load_game, command_name="play")
 
 
@@ -109,7 +113,7 @@ def run_table_play(args: argparse.Namespace) -> int:
     elif args.players is None:
         raise CommandError("say how many players: --players N (or --resume SAVE.json)", 2)
     compiled = load_compiled(args.pack)
-    game = _build_game(args, compiled)
+    game = build_game(args, compiled, args.pack)
     stdin = sys.stdin
     if resumed is not None:
         from rulewright.runtime.logs import LogError, replay
@@ -143,12 +147,22 @@ def run_table_play(args: argparse.Namespace) -> int:
                   "Type h for help.", highlight=False)
     session = TableSession(game, seed, agents, presentation, console, log_path=log_path,
                            pack_source=args.pack, actions=actions)
+    from rulewright.runtime.logs import GameFailed, write_log
+
     try:
-        state = session.run()
+        state = session.run(args.time_limit)
+    except GameFailed as failed:
+        if log_path:
+            try:
+                write_log(failed.log, log_path)
+                console.print(f"The game's log (with its failure) is in {log_path}.", highlight=False)
+            except OSError as exc:
+                console.print(f"Could not write {log_path}: {exc.strerror or exc}", highlight=False)
+        raise CommandError(str(failed), 1) from None
     except HumanQuit:
-        console.print("Stopped." + ("" if log_path else
-                                    " (Start with --log FILE.json to keep a game you stop.)"),
-                      highlight=False)
+        console.print(f"Stopped. This game was dealt from seed {seed}." + (
+            "" if log_path else " (Start with --log FILE.json to keep a game you stop.)"),
+            highlight=False)
         return 0
     from rulewright.runtime.transcript import outcome_lines
 
@@ -182,7 +196,7 @@ def run_replay_and_records(args: argparse.Namespace) -> int:
         raise CommandError(str(exc), 1) from None
     pack_path = _replay_pack(args, log)
     compiled = load_compiled(pack_path)
-    return write_game_records(args, log, _build_game(args, compiled), pack_path, compiled)
+    return write_game_records(args, log, build_game(args, compiled, pack_path), pack_path, compiled)
 
 
 def write_game_records(args: argparse.Namespace, log: dict, game: Any, pack_path: str,

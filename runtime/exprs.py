@@ -18,7 +18,8 @@ class RuleError(Exception):
 
 
 MAX_LIST = 10_000
-"""No list a rule builds may hold more items than this (see ``runtime/world.py``)."""
+"""No list a rule builds or stores in the game state may hold more items than this (and no
+location more occupants)."""
 
 MAX_DEPTH = 200
 """Expressions nest at most this deep (the compiler's effect-text limit is far below)."""

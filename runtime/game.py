@@ -19,6 +19,7 @@ from .labels import option_labels
 from .machine import Machine, StepBudgetError, locate, new_state
 from .options import option_key, option_refs
 from .ruleset import Ruleset
+from .ruleset_check import check_ruleset
 from .views import view
 
 TERMINAL = -1
@@ -37,6 +38,7 @@ class Game:
     """A compiled ruleset bound to a player count and variant: makes new games."""
 
     def __init__(self, compiled: dict, players: int, variant: str | None = None):
+        check_ruleset(compiled)
         lo, hi = compiled["pack"]["players"]
         if variant is None:
             variant = auto_variant(compiled, players)

@@ -9,17 +9,11 @@ turned into code. A ruleset that fails is refused with :class:`RulesetError`, na
 
 from __future__ import annotations
 
-from ..language import OPS, event_key
+from ..language import event_key
 from .analysis import Analysis
-from .exprs import RuleError, Scopes, check_expr, compile_expr
+from .exprs import Scopes, compile_expr
+from .ruleset_check import RulesetError
 from .statements import NodeCode
-
-
-class RulesetError(ValueError):
-    """A compiled ruleset that is not well formed (a hand-edited or damaged file)."""
-
-
-_KINDS = ("die", "card")
 
 
 class Ruleset:
@@ -29,8 +23,7 @@ class Ruleset:
         self.compiled = compiled
         self.players = players
         self.variant = variant
-        self.nodes: list[dict] = compiled["nodes"]
-        check_nodes(self.nodes)
+        self.nodes: list[dict] = compiled["nodes"]  # checked by Game (ruleset_check.py)
         self.constants = dict(compiled["constants"])
         self.tables = {k: [tuple(row) for row in v] for k, v in compiled.get("tables", {}).items()}
         self.procedures = dict(compiled["procedures"])
@@ -219,90 +212,4 @@ def _prepare_space(space: dict, compiled) -> dict:
     return dict(space, req_fn=compiled(space["requires"]))
 
 
-def check_nodes(nodes) -> None:
-    """Refuse a node table that is not exactly what the statement table declares."""
-    if nodes.__class__ is not list:
-        raise RulesetError("'nodes' must be a list")
-    count = len(nodes)
-
-    def node_id(value, where, optional=False):
-        if value is None and optional:
-            return
-        if value.__class__ is not int or not 0 <= value < count:
-            raise RulesetError(f"{where}: not a node id")
-
-    for nid, node in enumerate(nodes):
-        where = f"node {nid}"
-        if node.__class__ is not dict:
-            raise RulesetError(f"{where}: not an object")
-        op = OPS.get(node.get("op")) if node.get("op").__class__ is str else None
-        if op is None:
-            raise RulesetError(f"{where}: unknown statement {str(node.get('op'))[:40]!r}")
-        expected = {"op"} | {f.name for f in op.fields}
-        if set(node) != expected:
-            raise RulesetError(f"{where} ({op.name}): fields {sorted(node)}, "
-                               f"expected {sorted(expected)}")
-        for f in op.fields:
-            value = node[f.name]
-            at = f"{where} ({op.name}.{f.name})"
-            try:
-                _check_field(f, value, at, node_id)
-            except RuleError as err:
-                raise RulesetError(f"{at}: {err}") from None
-
-
-def _check_field(f, value, at, node_id) -> None:
-    kind = f.kind
-    if kind == "stmt":
-        node_id(value, at, f.optional)
-    elif kind == "stmts":
-        if value.__class__ is not list:
-            raise RulesetError(f"{at}: not a list")
-        for v in value:
-            node_id(v, at)
-    elif kind == "parts":
-        if value.__class__ is not list:
-            raise RulesetError(f"{at}: not a list")
-        for part in value:
-            if part.__class__ is list:
-                if len(part) != 3 or part[0] != "let" or part[1].__class__ is not str:
-                    raise RulesetError(f"{at}: a binding must be [\"let\", name, expression]")
-                check_expr(part[2])
-            else:
-                node_id(part, at)
-    elif kind in ("expr", "target"):
-        if value is None and f.optional:
-            return
-        check_expr(value)
-    elif kind == "exprs":
-        if value.__class__ is not list:
-            raise RulesetError(f"{at}: not a list")
-        for v in value:
-            check_expr(v)
-    elif kind == "amounts":
-        if value.__class__ is not list:
-            raise RulesetError(f"{at}: not a list")
-        for pair in value:
-            if pair.__class__ is not list or len(pair) != 2:
-                raise RulesetError(f"{at}: an amount must be [count, target]")
-            check_expr(pair[0])
-            check_expr(pair[1])
-    elif kind == "named":
-        if value.__class__ is not list:
-            raise RulesetError(f"{at}: not a list")
-        for pair in value:
-            if pair.__class__ is not list or len(pair) != 2 or pair[0].__class__ is not str:
-                raise RulesetError(f"{at}: a named argument must be [name, expression]")
-            check_expr(pair[1])
-    elif kind in ("var", "word"):
-        if value.__class__ is not str:
-            raise RulesetError(f"{at}: not a string")
-    elif kind == "words":
-        if value.__class__ is not list or any(v.__class__ is not str for v in value):
-            raise RulesetError(f"{at}: not a list of strings")
-    elif kind == "flag":
-        if value.__class__ is not bool:
-            raise RulesetError(f"{at}: not true or false")
-
-
-__all__ = ["Ruleset", "RulesetError", "check_nodes", "event_key"]
+__all__ = ["Ruleset", "RulesetError", "event_key"]

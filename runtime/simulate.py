@@ -4,41 +4,62 @@ Every game is a pure function of (compiled ruleset, game seed, agents per seat):
 of a run with seed ``S`` is dealt from ``derive_seed(S, i)`` and its agents are the agent list
 rotated by ``i`` (so each agent plays each seat). Results are ordered by game index, so a run's
 output does not depend on how many workers played it or in which order they finished.
+
+Games are made lazily and handed to workers in chunks of consecutive games (the same chunks for
+a process pool and a Dask cluster), a few chunks per worker in flight: a run's memory does not
+grow with the number of games asked for, only with the records of the games played.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import itertools
 import json
 import multiprocessing
 import pickle
+import re
 import signal
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from rulewright.runtime.logs import play_logged_game, write_log
+from rulewright.runtime.logs import GameFailed, play_logged_game, write_log
 from rulewright.runtime.metrics import ScoreTimeline
 from rulewright.runtime.restrict import make_seat_agent
 from rulewright.runtime.summary import summarise
 
 __all__ = [
     "SimulationResult",
+    "GameNotBuilt",
     "ClusterUnavailableError",
     "derive_seed",
     "seat_agents",
     "load_game",
     "play_one",
+    "play_chunk",
+    "chunk_size",
+    "game_tasks",
+    "check_cluster_address",
     "simulate",
 ]
 
 GameFactory = Callable[[dict, int, "str | None"], Any]
 Progress = Callable[[int, int, dict], None]
+Task = tuple  # (game index, game seed, agent names per seat)
 POOL_ATTEMPTS = 3
-IN_FLIGHT_PER_WORKER = 4
+IN_FLIGHT_PER_WORKER = 3
+"""Chunks per worker submitted ahead: enough that a worker never waits for the next one."""
+MAX_CHUNK = 16
+"""The most games in one chunk: fewer per-game round trips to the workers, while the last
+chunks still spread evenly (a chunk is at most 1/32 of a worker's share of the run)."""
+
+
+class GameNotBuilt(ValueError):
+    """The game factory refused the ruleset, player count or variant (the refusal is this
+    exception's ``__cause__``), before any game was played."""
 
 
 class ClusterUnavailableError(RuntimeError):
@@ -77,6 +98,7 @@ class _RunSetup:
     factory: GameFactory
     log_dir: str | None
     pack_source: str | None
+    time_limit: float | None = None
 
 
 _GAMES: dict[tuple, Any] = {}
@@ -100,16 +122,21 @@ def _run_token(compiled: dict, factory: GameFactory) -> str:
 
 
 def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: list[str]) -> dict:
-    """Play game ``index`` and return its record; an engine error becomes an ``error`` record."""
+    """Play game ``index`` and return its record. A game that fails — the engine, an agent
+    or the time limit — becomes a record with ``error`` (what failed) and ``failure`` (the
+    decision, seat and phase, as its log says); with a log folder its log is written too, so
+    ``rulewright replay`` can reproduce the failure."""
     started = time.perf_counter()
     record: dict[str, Any] = {"index": index, "seed": seed, "agents": list(agents)}
+    log = None
     try:
         game = _game_for(setup, compiled)
         timeline = ScoreTimeline(game.num_players)
         played = play_logged_game(
             game, seed, [make_seat_agent(name) for name in agents], pack_source=setup.pack_source,
-            on_action=timeline.before_action,
+            on_action=timeline.before_action, names=agents, time_limit=setup.time_limit,
         )
+        log = played.log
         state = played.state
         stats = state.stats()
         returns = state.returns()
@@ -123,12 +150,42 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
             **timeline.record(),
             error=None,
         )
-        if setup.log_dir is not None:
-            write_log(played.log, Path(setup.log_dir) / f"game-{index:06d}.json")
-    except Exception as exc:  # an engine bug in one game must not lose the run
+    except GameFailed as failed:
+        log = failed.log
+        record["error"] = failed.log["error"]["message"]
+        record["failure"] = dict(failed.log["error"])
+    except Exception as exc:  # noqa: BLE001 - a game that cannot even start must not lose the run
         record["error"] = f"{type(exc).__name__}: {exc}"
+    if setup.log_dir is not None and log is not None:
+        write_log(log, Path(setup.log_dir) / f"game-{index:06d}.json")
     record["duration"] = time.perf_counter() - started
     return record
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """How many consecutive games go to a worker at a time (see :data:`MAX_CHUNK`)."""
+    return max(1, min(MAX_CHUNK, games // (max(workers, 1) * 32)))
+
+
+def game_tasks(seed: int, agents: Sequence[str], players: int, games: int) -> Iterator[Task]:
+    """The run's games in index order, made one at a time as they are wanted."""
+    names = list(agents)
+    for index in range(games):
+        yield index, derive_seed(seed, index), seat_agents(names, players, index)
+
+
+def chunked(tasks: Iterator[Task], size: int) -> Iterator[list[Task]]:
+    """Consecutive tasks in lists of ``size`` (the last may be shorter)."""
+    while True:
+        chunk = list(itertools.islice(tasks, size))
+        if not chunk:
+            return
+        yield chunk
+
+
+def play_chunk(setup: _RunSetup, compiled: dict, chunk: list[Task]) -> list[dict]:
+    """Play a chunk of games in order (the unit a worker is given); their records."""
+    return [play_one(setup, compiled, *task) for task in chunk]
 
 
 def _init_pool_worker(compiled: dict) -> None:
@@ -138,9 +195,9 @@ def _init_pool_worker(compiled: dict) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_in_pool(setup: _RunSetup, index: int, seed: int, agents: list[str]) -> dict:
+def _play_in_pool(setup: _RunSetup, chunk: list[Task]) -> list[dict]:
     assert _WORKER_COMPILED is not None
-    return play_one(setup, _WORKER_COMPILED, index, seed, agents)
+    return play_chunk(setup, _WORKER_COMPILED, chunk)
 
 
 @dataclass
@@ -196,6 +253,7 @@ def simulate(
     progress: Progress | None = None,
     game_factory: GameFactory = load_game,
     pack_source: str | None = None,
+    time_limit: float | None = None,
 ) -> SimulationResult:
     """Play ``games`` games and collect their records.
 
@@ -204,7 +262,9 @@ def simulate(
     ``workers`` processes) or a scheduler address. ``progress(done, total, record)`` is called
     as games finish. Ctrl-C stops the run and keeps finished games (``interrupted=True``).
     ``game_factory(compiled, players, variant)`` builds the game (the interpreter by default);
-    it is built once here too, so a bad player count or variant fails before any work starts.
+    it is built once here too, so a bad player count or variant fails before any work starts
+    (:class:`GameNotBuilt`, the factory's refusal as its cause).
+    ``time_limit`` (seconds) stops any game that runs longer, as a failed game.
     """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
@@ -212,17 +272,22 @@ def simulate(
         raise ValueError("at least one agent is needed")
     for name in agents:
         make_seat_agent(name)
-    probe = game_factory(compiled, players, variant)
+    try:
+        probe = game_factory(compiled, players, variant)
+    except Exception as exc:  # noqa: BLE001 - whatever the factory refuses with
+        raise GameNotBuilt(str(exc)) from exc
     token = _run_token(compiled, game_factory)
     if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
     setup = _RunSetup(
         token=token, players=players, variant=variant, factory=game_factory,
         log_dir=str(log_dir) if log_dir is not None else None, pack_source=pack_source,
+        time_limit=time_limit,
     )
     _GAMES.clear()
     _GAMES[(token, players, variant)] = probe
-    tasks = [(i, derive_seed(seed, i), seat_agents(list(agents), players, i)) for i in range(games)]
+    tasks = game_tasks(seed, agents, players, games)
+    chunks = chunked(tasks, chunk_size(games, workers))
     records: dict[int, dict] = {}
 
     def finished(record: dict) -> None:
@@ -234,9 +299,9 @@ def simulate(
     interrupted = False
     try:
         if cluster is not None:
-            _run_on_dask(cluster, max(workers, 1), setup, compiled, tasks, finished)
+            _run_on_dask(cluster, max(workers, 1), setup, compiled, chunks, finished)
         elif workers > 1:
-            _run_in_pool(workers, setup, compiled, tasks, finished)
+            _run_in_pool(workers, setup, compiled, chunks, finished)
         else:
             for index, game_seed, names in tasks:
                 finished(play_one(setup, compiled, index, game_seed, names))
@@ -261,45 +326,55 @@ def simulate(
     )
 
 
-def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, tasks: list, finished: Callable) -> None:
-    """Play ``tasks`` on a process pool, a few per worker in flight at a time (so a huge run
-    neither floods memory nor delays Ctrl-C); games lost to a dead worker are retried on a new
-    pool, up to POOL_ATTEMPTS times each."""
-    attempts = {index: 0 for index, _, _ in tasks}
-    queue = deque(tasks)
+def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterator[list[Task]],
+                 finished: Callable) -> None:
+    """Play ``chunks`` on a process pool, a few per worker in flight at a time (so a huge run
+    neither floods memory nor delays Ctrl-C); a chunk lost to a dead worker is played again on
+    a new pool, up to POOL_ATTEMPTS times, then its games are recorded as lost."""
+    attempts: dict[int, int] = {}  # first game index of a lost chunk -> times lost
+    retry: deque = deque()
     context = multiprocessing.get_context("spawn")
-    while queue:
+    pending = True
+    while pending:
         pool = cf.ProcessPoolExecutor(
-            max_workers=min(workers, len(queue)), mp_context=context,
+            max_workers=workers, mp_context=context,
             initializer=_init_pool_worker, initargs=(compiled,),
         )
         in_flight: dict = {}
         lost: list = []
         try:
-            while (queue and not lost) or in_flight:
-                while queue and not lost and len(in_flight) < IN_FLIGHT_PER_WORKER * workers:
-                    task = queue.popleft()
-                    in_flight[pool.submit(_play_in_pool, setup, *task)] = task
+            while True:
+                while not lost and len(in_flight) < IN_FLIGHT_PER_WORKER * workers:
+                    chunk = retry.popleft() if retry else next(chunks, None)
+                    if chunk is None:
+                        break
+                    in_flight[pool.submit(_play_in_pool, setup, chunk)] = chunk
+                if not in_flight:
+                    break
                 done, _ = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: in_flight[f][0]):
-                    task = in_flight.pop(future)
+                for future in sorted(done, key=lambda f: in_flight[f][0][0]):
+                    chunk = in_flight.pop(future)
                     try:
-                        record = future.result()
+                        records = future.result()
                     except cf.process.BrokenProcessPool:
-                        attempts[task[0]] += 1
-                        if attempts[task[0]] < POOL_ATTEMPTS:
-                            lost.append(task)
+                        first = chunk[0][0]
+                        attempts[first] = attempts.get(first, 0) + 1
+                        if attempts[first] < POOL_ATTEMPTS:
+                            lost.append(chunk)
                         else:
-                            finished(_lost_record(task, "a worker process died while playing it"))
+                            for task in chunk:
+                                finished(_lost_record(task, "a worker process died while playing it"))
                         continue
-                    finished(record)
+                    for record in records:
+                        finished(record)
         except BaseException:
             for future in in_flight:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
         pool.shutdown(wait=True)
-        queue.extendleft(sorted(lost, reverse=True))
+        retry.extendleft(sorted(lost, key=lambda c: c[0][0], reverse=True))
+        pending = bool(lost)
 
 
 def _lost_record(task: tuple, why: str) -> dict:
@@ -307,9 +382,41 @@ def _lost_record(task: tuple, why: str) -> dict:
     return {"index": index, "seed": seed, "agents": names, "error": why, "duration": 0.0}
 
 
-def _run_on_dask(cluster: str, workers: int, setup: _RunSetup, compiled: dict, tasks: list,
-                 finished: Callable) -> None:
-    """Play ``tasks`` on Dask: ``"local"`` starts a LocalCluster, anything else is an address."""
+def check_cluster_address(address: str) -> str:
+    """``address`` if it can name a Dask scheduler (``local``, ``host:port`` or
+    ``scheme://host:port`` with tcp, tls, ws, wss, ucx or inproc); ValueError saying what is
+    wrong otherwise, before anything tries to connect."""
+    if address == "local":
+        return address
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in _DASK_SCHEMES:
+        raise ValueError(f"'{address}' is not a Dask scheduler address: unknown scheme "
+                         f"'{scheme}' (use 'local' or e.g. tcp://host:8786)")
+    if scheme == "inproc":
+        return address
+    host, colon, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not port.isdigit() or not 0 < int(port) < 65536 \
+            or not _HOST.fullmatch(host):
+        raise ValueError(f"'{address}' is not a Dask scheduler address (use 'local' or "
+                         "HOST:PORT, e.g. tcp://scheduler.example:8786)")
+    return address
+
+
+_DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+_HOST = re.compile(r"[A-Za-z0-9._-]{1,253}|[0-9A-Fa-f:]{2,39}")
+
+
+def _run_on_dask(cluster: str, workers: int, setup: _RunSetup, compiled: dict,
+                 chunks: Iterator[list[Task]], finished: Callable) -> None:
+    """Play ``chunks`` on Dask: ``"local"`` starts a LocalCluster, anything else is an address
+    (checked first)."""
+    try:
+        check_cluster_address(cluster)
+    except ValueError as exc:
+        raise ClusterUnavailableError(str(exc)) from None
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -326,33 +433,34 @@ def _run_on_dask(cluster: str, workers: int, setup: _RunSetup, compiled: dict, t
         else:
             try:
                 client = Client(cluster, timeout="10s")
-            except (OSError, TimeoutError) as exc:
+            except (OSError, TimeoutError, ValueError) as exc:
                 raise ClusterUnavailableError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from None
         with client:
             [remote_compiled] = client.scatter([compiled], broadcast=True)
             window = IN_FLIGHT_PER_WORKER * max(workers, sum(client.nthreads().values()))
-            queue = deque(tasks)
             in_flight: dict = {}
+            running = as_completed()
 
             def submit_next() -> None:
-                task = queue.popleft()
-                future = client.submit(play_one, setup, remote_compiled, *task, retries=2, pure=False)
-                in_flight[future] = task
-                running.add(future)
+                chunk = next(chunks, None)
+                if chunk is not None:
+                    future = client.submit(play_chunk, setup, remote_compiled, chunk, retries=2,
+                                           pure=False)
+                    in_flight[future] = chunk
+                    running.add(future)
 
-            running = as_completed()
-            while queue and len(in_flight) < window:
+            for _ in range(window):
                 submit_next()
             try:
                 for future in running:
-                    task = in_flight.pop(future)
+                    chunk = in_flight.pop(future)
                     try:
-                        record = future.result()
+                        records = future.result()
                     except Exception as exc:  # e.g. KilledWorker after the retries
-                        record = _lost_record(task, f"{type(exc).__name__}: {exc}")
-                    finished(record)
-                    if queue:
-                        submit_next()
+                        records = [_lost_record(task, f"{type(exc).__name__}: {exc}") for task in chunk]
+                    for record in records:
+                        finished(record)
+                    submit_next()
             except BaseException:
                 client.cancel(list(in_flight))
                 raise

@@ -21,7 +21,9 @@ from typing import IO, Any, Callable
 
 from rich.console import Group
 
+from .agents import HumanQuit
 from .layout import Board, Presentation, arrange
+from .time_limit import GameClock, TimeLimitExceeded
 from .transcript import move_text
 
 __all__ = ["HumanAgent", "HumanQuit", "UndoRequest", "TableSession", "SeatMemory",
@@ -48,10 +50,6 @@ HELP = """Type the number of a choice, or:
   s [FILE] save the game (the log; rulewright play --resume FILE goes on from it)
   q        quit (saves first when the game has a log file)
   h        this help"""
-
-
-class HumanQuit(Exception):
-    """The person stopped (``q`` or end of input): a clean stop, not an error."""
 
 
 class UndoRequest(Exception):
@@ -278,6 +276,7 @@ class HumanAgent:
     """
 
     name = "human"
+    person = True  # its thinking is not the engine's time (see logs.play_logged_game)
 
     def __init__(self, stream: IO[str] | None = None, console: Any = None,
                  presentation: Presentation | None = None,
@@ -532,13 +531,43 @@ class TableSession:
         memory.read = sum(1 for index, _ in memory.moves if index <= last)
         self.console.print(f"[bold]Back to your decision {len(earlier) + 1}.[/bold]")
 
-    def run(self) -> Any:
+    def run(self, time_limit: float | None = None) -> Any:
         """Play to the end; returns the final state. HumanQuit propagates (after saving when
-        the session has a log file)."""
+        the session has a log file). ``time_limit``: seconds the engine and the bots may use
+        in all (a person's turns do not count). A failure of the engine or a bot, or the time
+        limit running out, raises ``logs.GameFailed`` whose log records it (``error``), as
+        ``simulate`` records a failed game, so the log replays to the same failure."""
+        from .logs import GameFailed, error_text, game_log
+
+        progress = {"seat": None, "during": "agent", "action": None}
+        try:
+            with GameClock(time_limit) as clock:
+                return self._play(clock, progress)
+        except (HumanQuit, UndoRequest):
+            raise
+        except (Exception, TimeLimitExceeded) as exc:  # noqa: BLE001 - becomes the logged error
+            actions = list(self.actions)
+            timed_out = isinstance(exc, TimeLimitExceeded)
+            if progress["during"] == "rules" and not timed_out:
+                actions.append(progress["action"])  # the action that failed, as simulate logs it
+            log = game_log(self.game, self.seed, self.agents, actions, None, self.pack_source)
+            message = (f"TimeLimit: the game took longer than its time limit of {time_limit:g} "
+                       "seconds" if timed_out else error_text(exc))
+            log["error"] = {"decision": len(self.actions) + 1, "seat": progress["seat"],
+                            "during": "time_limit" if timed_out else progress["during"],
+                            "message": message}
+            raise GameFailed(log, self.state) from None
+
+    def _play(self, clock: GameClock, progress: dict) -> Any:
         while not self.state.is_terminal():
             seat = self.state.current_player()
+            progress.update(seat=seat, during="agent")
             try:
-                action = self.agents[seat].choose(self.state, self.rngs[seat])
+                if isinstance(self.agents[seat], HumanAgent):
+                    with clock.paused():
+                        action = self.agents[seat].choose(self.state, self.rngs[seat])
+                else:
+                    action = self.agents[seat].choose(self.state, self.rngs[seat])
             except UndoRequest:
                 self.undo(seat)
                 continue
@@ -546,5 +575,6 @@ class TableSession:
                 if self.log_path:
                     self.console.print(self.save(), highlight=False)
                 raise
+            progress.update(during="rules", action=action)
             self._apply(action)
         return self.state

@@ -23,14 +23,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import rng
-from .exprs import RuleError, items
+from .exprs import MAX_LIST, RuleError, items
 
 MAX_NUMBER = 2 ** 53
 """No number a rule stores in the game state (a value, a binding) may be larger than this in
 magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
 
-MAX_LIST = 10_000
-"""No list a rule stores or builds may hold more items than this."""
 
 
 class World:

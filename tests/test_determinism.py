@@ -91,6 +91,27 @@ def test_a_ruleset_read_back_from_json_plays_the_same_game():
     assert b.is_terminal()
 
 
+@pytest.mark.parametrize("pack, players, games", [(REFERENCE, 3, 6), (ROOT / "content" / "altera", 3, 3)],
+                         ids=["reference", "altera"])
+def test_a_pack_and_its_compiled_json_are_the_same_ruleset(tmp_path, capsys, pack, players, games):
+    ruleset = tmp_path / "ruleset.json"
+    assert main(["compile", str(pack), "-o", str(ruleset)]) == 0
+    logs = {}
+    for name, source in (("folder", pack), ("file", ruleset)):
+        assert main(["simulate", str(source), "--players", str(players), "--games", str(games),
+                     "--seed", "7", "--format", "json", "--log-dir", str(tmp_path / name)]) == 0
+        logs[name] = [json.loads(p.read_text()) for p in sorted((tmp_path / name).glob("*.json"))]
+    capsys.readouterr()
+    assert len(logs["folder"]) == games
+    for from_folder, from_file in zip(logs["folder"], logs["file"]):
+        assert from_folder["pack_hash"] == from_file["pack_hash"] == json.loads(ruleset.read_text())["hash"]
+        assert from_folder["actions"] == from_file["actions"]
+        assert from_folder["final_digest"] == from_file["final_digest"]
+    log = tmp_path / "file" / "game-000000.json"
+    assert main(["replay", str(log), "--pack", str(pack)]) == 0
+    assert "final digest matches" in capsys.readouterr().out
+
+
 def _simulate_logs(tmp_path, capsys, pack=REFERENCE, players=2, games=4):
     logs = tmp_path / "logs"
     code = main(["simulate", str(pack), "--players", str(players), "--games", str(games),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +180,34 @@ def test_simulate_records_a_runaway_game_as_an_error_not_a_crash(
         assert record["error"].startswith("EngineError")
     assert "engine error" in err and "seed" in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if line.strip()]) == 1
+
+
+def test_the_limits_in_the_threat_model_are_the_limits_in_the_code():
+    """docs/reliability.md lists every limit; this keeps its values those of the code."""
+    from rulewright.compiled_format import MAX_WHOLE_NUMBER
+    from rulewright.compiler.pipeline import CACHE_ENTRY_LIMIT
+    from rulewright.runtime import exprs, logs, simulate, world
+    from rulewright.runtime.commands_common import RULESET_FILE_LIMIT
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "reliability.md").read_text()
+    mib = 1024 * 1024
+    rows = {
+        "| a content file | 2 MiB |": Limits().max_bytes == 2 * mib,
+        "| a pack, all files together | 8 MiB |": Limits().max_pack_bytes == 8 * mib,
+        "| YAML nesting | 64 levels |": Limits().max_depth == 64,
+        "| YAML alias expansion | 100,000 values |": Limits().max_alias_nodes == 100_000,
+        "| effect text | 4,000 characters, 64 levels |": (MAX_LENGTH, MAX_DEPTH) == (4000, 64),
+        "| a compiled ruleset file | 64 MiB |": RULESET_FILE_LIMIT == 64 * mib,
+        "| numbers in a compiled ruleset | whole numbers within ±2^53 |": MAX_WHOLE_NUMBER == 2**53,
+        "| a compile cache entry | 64 MiB |": CACHE_ENTRY_LIMIT == 64 * mib,
+        "| a game log file | 32 MiB |": logs.LOG_FILE_LIMIT == 32 * mib,
+        "| numbers in a log | whole numbers up to 2^64 − 1 |": logs.MAX_SEED == 2**64 - 1,
+        "| numbers a rule stores (values, bindings) | within ±2^53 |": world.MAX_NUMBER == 2**53,
+        "| lists a rule builds or stores, occupants of a location | 10,000 items |": exprs.MAX_LIST == 10_000,
+        "| expression nesting in a compiled ruleset | 200 levels |": exprs.MAX_DEPTH == 200,
+        "| games in flight | 3 chunks of at most 16 games per worker |":
+            (simulate.IN_FLIGHT_PER_WORKER, simulate.MAX_CHUNK) == (3, 16),
+    }
+    for row, matches in rows.items():
+        assert row in doc, row
+        assert matches, row

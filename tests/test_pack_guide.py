@@ -107,5 +107,6 @@ def test_the_guides_screen_is_what_play_shows(guide_pack, monkeypatch, capsys):
     assert main(["play", str(guide_pack), "--players", "3", "--seed", "3"]) == 0
     shown = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
     second = "\n".join(shown).split("─" * 80)[2].strip("\n").splitlines()
-    second[-1] = second[-1].split(": ")[0] + ":"  # the prompt, without what follows it
+    prompt = next(i for i, line in enumerate(second) if line.startswith("Your choice"))
+    second = second[:prompt] + [second[prompt].split(": ")[0] + ":"]  # the prompt, not what follows
     assert second == screen.rstrip("\n").splitlines()

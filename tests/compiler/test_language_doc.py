@@ -36,7 +36,7 @@ def test_every_statement_the_doc_shows_lowers_to_a_node_the_runtime_runs():
     nodes the runtime accepts (each op with exactly its declared fields) and implements."""
     from rulewright.compiler import ir
     from rulewright.compiler.lower import Lowering
-    from rulewright.runtime.ruleset import check_nodes
+    from rulewright.runtime.ruleset_check import check_nodes
     from rulewright.runtime.statements import TEMPLATES
 
     pack, _ = load_pack(str(ROOT / "tests" / "fixtures" / "reference_pack"))

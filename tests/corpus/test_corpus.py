@@ -4,13 +4,18 @@ must fail validation; a case for a warning must produce its warning and no error
 never stops a pack from compiling).
 
 A case folder holds the files that differ from ``_base/`` (a small valid pack) unless its
-``expected.json`` says ``"base": false``; ``"generate"`` pads a file at test time (for the
-file-size limit, so the repository does not hold a 2 MB file).
+``expected.json`` says ``"base": false``; ``"generate"`` pads a file (or, as a list, several)
+at test time (for the size limits, so the repository does not hold megabytes of padding).
+What git cannot hold is made at test time too: ``"links"`` (name -> target of a symbolic
+link), ``"fifos"`` (named pipes), ``"folders"`` (a folder where a file is listed) and
+``"outside"`` (files next to the pack folder, outside it: a link's target). No text of an
+``"outside"`` file may appear in any message.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -36,13 +41,33 @@ def materialise(case: Path, into: Path) -> tuple[Path, dict]:
         if item.name != "expected.json":
             shutil.copyfile(item, root / item.name)
     generate = expected.get("generate")
-    if generate:
-        target = root / generate["file"]
-        text = target.read_text(encoding="utf-8")
-        pad = generate["pad"]
-        target.write_text(text + pad * ((generate["bytes"] - len(text)) // len(pad) + 1),
+    for spec in generate if isinstance(generate, list) else [generate] if generate else []:
+        target = root / spec["file"]
+        text = target.read_text(encoding="utf-8") if target.exists() else spec.get("start", "")
+        pad = spec["pad"]
+        target.write_text(text + pad * ((spec["bytes"] - len(text)) // len(pad) + 1),
                           encoding="utf-8")
+    _make_special_files(root, into, expected)
     return root, expected
+
+
+def _make_special_files(root: Path, into: Path, expected: dict) -> None:
+    """The links, pipes, folders and outside files a case asks for (see the module doc)."""
+    if (expected.get("links") and not hasattr(os, "symlink")) or (
+            expected.get("fifos") and not hasattr(os, "mkfifo")):
+        pytest.skip("this system cannot make the links or pipes the case needs")
+    for name, text in expected.get("outside", {}).items():
+        (into / name).parent.mkdir(parents=True, exist_ok=True)
+        (into / name).write_text(text, encoding="utf-8")
+    for name, target in expected.get("links", {}).items():
+        (root / name).unlink(missing_ok=True)
+        os.symlink(target, root / name)
+    for name in expected.get("fifos", []):
+        (root / name).unlink(missing_ok=True)
+        os.mkfifo(root / name)
+    for name in expected.get("folders", []):
+        (root / name).unlink(missing_ok=True)
+        (root / name).mkdir()
 
 
 def test_the_corpus_has_at_least_fifty_cases_over_every_family():
@@ -50,7 +75,7 @@ def test_the_corpus_has_at_least_fifty_cases_over_every_family():
     codes = {json.loads((c / "expected.json").read_text())["code"] for c in CASES}
     for family in ("E0", "E1", "E2", "W2", "E3", "W3", "E4", "E5", "W5", "E6", "W6"):
         assert any(code.startswith(family) for code in codes), family
-    for limit in ("E003", "E104", "E105", "E402"):
+    for limit in ("E003", "E007", "E104", "E105", "E402"):
         assert limit in codes
 
 
@@ -72,7 +97,7 @@ def test_case_reports_its_exact_location_and_code(case, tmp_path):
         assert not [d for d in diags if d.severity == "error"], "a warning's case has no error"
     for d in diags:
         text = (root / d.path).read_bytes().decode("utf-8", "replace") \
-            if (root / d.path).exists() else ""
+            if (root / d.path).is_file() else ""
         lines = text.split("\n")
         assert 1 <= d.line <= max(len(lines), 1) and d.column >= 1, d
         if text:
@@ -80,3 +105,6 @@ def test_case_reports_its_exact_location_and_code(case, tmp_path):
     rendered = render_text(diags)
     assert f"{expected['path']}:{expected['line']}:{expected['column']}: " in rendered
     assert "Traceback" not in rendered
+    for secret in expected.get("outside", {}).values():
+        for line in secret.splitlines():
+            assert line.strip() not in rendered, "a message quotes a file outside the pack"

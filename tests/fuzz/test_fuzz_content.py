@@ -106,7 +106,7 @@ def _check(root: Path, *, need_error: bool, play: bool = False):
     assert_located(diags, str(root), "pk", need_error=need_error)
     if pack is not None and not any(d.severity == "error" for d in diags):
         with time_bound(20.0, "lowering the pack"):
-            compiled = lower_pack(pack, "fuzz")
+            compiled = lower_pack(pack)
         if play:
             _play_a_little(compiled)
     return diags

@@ -120,7 +120,7 @@ def _compile_and_run(root, seed: int):
     if pack is None or any(d.severity == "error" for d in diags):
         return diags, None
     with time_bound(10.0, "lowering the pack"):
-        compiled = lower_pack(pack, "fuzz")
+        compiled = lower_pack(pack)
     from rulewright.runtime.game import EngineError, Game
     game = Game.from_compiled(compiled, 2)
     chooser = random.Random(seed)

@@ -348,7 +348,7 @@ def test_blocking_and_villa_slots(compiled):
     """Blocking: "once an Emissary is on an action space, that space is blocked, and no further
     Emissaries may be placed there this round." """
     state = table(compiled)
-    face_up = zone(state, "artisan_card")[0]
+    face_up = show(state, "artisan_training_grounds", "artisan_card")
     space1 = f"{face_up}/{state.data['components'][face_up]['def']}_1"
     state.data["occupants"][space1] = [1]
     for comp in list(zone(state, "pool", 0)):
@@ -372,8 +372,52 @@ def test_favor_ignores_guild_requirement(compiled):
     v(state, 0)["favor"] = 1
     call(state, "slot_guild_space", card_zone="@g:artisan_card")
     answer(state)                                       # space 2 is the only one it may take
-    assert v(state, 0)["favor"] == 0
+    assert (v(state, 0)["favor"], v(state, 0)["slot_favor"]) == (1, 1)  # owed, paid at the reveal
     assert (v(state, 0)["slot_die"], v(state, 0)["slot_space"].split("/")[1]) == (die, "artisan_forge_hall_2")
+
+
+def deployment_table(compiled, die_kind: str, seats=(0,)):
+    """A Deployment about to start: the Forge Hall face up, only ``seats`` still deploying,
+    seat 0 with 1 Favor and a ``die_kind`` die, the other seats with a white die."""
+    state = table(compiled)
+    face_up = show(state, "artisan_forge_hall", "artisan_card")  # 2: artisan; 3: artisan + influence
+    for seat in range(4):
+        for comp in list(zone(state, "pool", seat)):
+            move(state, comp, "supply")
+        v(state, seat).update(passed=0 if seat in seats else 1, available=1, favor=1)
+        if seat in seats:
+            take(state, die_kind if seat == 0 else "basic_0", "pool", seat, face=0)
+    return state, f"{face_up}/artisan_forge_hall_2"
+
+
+def test_the_favor_for_a_guild_requirement_is_paid_at_the_reveal(compiled):
+    """Favors B: "Spend 1 Favor when Deploying an Emissary to ignore the Guild requirement on
+    an action space", and slotting is secret: "All players who have at least one available
+    Emissary simultaneously slot a die ... all players simultaneously reveal". The Favor is
+    paid when the Emissary is deployed at the reveal, so until then the other players see the
+    same public state whether or not the slot used a Favor."""
+    for die_kind, favor_after in (("artisan_1", 1), ("merchant_1", 0)):  # meets it / needs a Favor
+        state, forge_hall_2 = deployment_table(compiled, die_kind)
+        call(state, "deployment")
+        answer(state, "slot_guild_space(artisan_card)", "forge hall 2")
+        assert state.data["occupants"][forge_hall_2] == [0]
+        assert (v(state, 0)["favor"], v(state, 0)["slot_favor"]) == (favor_after, 0)
+    seen_by_seat_1 = []
+    for die_kind in ("artisan_1", "merchant_1"):
+        state, _ = deployment_table(compiled, die_kind, seats=(0, 1))
+        call(state, "deployment")
+        wanted = ["slot_guild_space(artisan_card)", "forge hall 2"]  # (the only space, with the orange die)
+        while state.current_player() == 0:  # seat 0's secret choice: no ability, then the slot
+            labels = [state.action_label(a) for a in state.legal_actions()]
+            chosen = [i for i, label in enumerate(labels) if wanted and wanted[0] in label]
+            state.apply(chosen[0] if chosen else labels.index("done"))
+            if chosen:
+                wanted.pop(0)
+        assert v(state, 0)["slot_space"].endswith("/artisan_forge_hall_2")  # slotted, secretly
+        assert state.current_player() == 1                                # seat 1 chooses now
+        seen_by_seat_1.append(state.view(1)["players"][0])
+    assert seen_by_seat_1[0]["values"]["favor"] == 1
+    assert seen_by_seat_1[0] == seen_by_seat_1[1]
 
 
 def test_deployment_reputation_then_rewards_and_sharing(compiled):

@@ -153,8 +153,9 @@ def test_overflow_at_the_end_of_a_real_deployment(compiled):
         for comp in list(zone(state, "pool", seat)):
             move(state, comp, "supply")
         v(state, seat)["passed"] = 1
-    for seat in (0, 2):
+    for seat, priority in ((0, 10), (2, 20)):                  # seat 0 deploys first
         v(state, seat)["passed"] = 0
+        v(state, seat)["priority"] = priority
         take(state, "merchant_1", "pool", seat, face=0)        # [coin]
     g(state)["deployment_number"] = 1
     call(state, "deployment")

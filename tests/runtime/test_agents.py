@@ -7,8 +7,9 @@ import pytest
 from rich.console import Console
 
 from rulewright.runtime.agents import (
-    GreedyAgent, HumanAgent, HumanQuit, RandomAgent, UnknownAgentError, make_agent, parse_agent_list,
+    GreedyAgent, HumanQuit, RandomAgent, UnknownAgentError, make_agent, parse_agent_list,
 )
+from rulewright.runtime.table import HumanAgent
 from rulewright.runtime.mcts import MCTSAgent
 from rulewright.runtime.simulate import simulate
 from toy_game import ToyGame, toy_compiled

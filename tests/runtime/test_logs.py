@@ -94,7 +94,7 @@ def test_malformed_logs_are_refused(tmp_path, text, message):
 
 def test_non_integer_actions_are_refused(played, game):
     log = dict(played.log, actions=[0, "roll"])
-    with pytest.raises(LogError, match="step 2 must be an integer"):
+    with pytest.raises(LogError, match="step 2 must be a whole number"):
         replay(log, game)
 
 
@@ -141,3 +141,65 @@ def test_replay_command_exits_1_on_broken_json(tmp_path, capsys):
     path.write_text("{")
     code, _, err = cli(["replay", str(path)], capsys)
     assert code == 1 and "not valid JSON" in err
+
+
+# -- malformed log files: one line, exit 1 ----------------------------------------------------
+
+
+def log_text(logged, **changes) -> str:
+    log = json.loads(logged.read_text())
+    log.update(changes)
+    return json.dumps(log)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda logged: b'{"format": 1,\n "seed": \xff}', ":2:10: byte 0xff is not UTF-8 text"),
+    (lambda logged: logged.read_text().encode("utf-16"), ":1:1: byte 0xff is not UTF-8 text"),
+    (lambda logged: log_text(logged).replace('"seed": 5', '"seed": ' + "7" * 5000).encode(),
+     "a number of 5000 digits is larger than this file may hold"),
+    (lambda logged: b"[" * 200_000 + b"]" * 200_000, "the JSON is nested too deeply"),
+    (lambda logged: log_text(logged, variant=["short"]).encode(), "log 'variant' must be a variant id or null"),
+    (lambda logged: log_text(logged, pack_source=7).encode(), "log 'pack_source' must be a path (text) or null"),
+    (lambda logged: log_text(logged, pack_source="a\0b").encode(), "log 'pack_source' must be a path"),
+    (lambda logged: log_text(logged, seed=-1).encode(), "log 'seed' must be a whole number from 0 to 2^64 - 1"),
+    (lambda logged: log_text(logged, seed=2**64).encode(), f"{2**64} is larger than this file may hold"),
+    (lambda logged: log_text(logged, seed=1.5).encode(), "1.5 is not a whole number"),
+    (lambda logged: log_text(logged, agents=["random"]).encode(), "log 'agents' must be a list of agent names, one per player"),
+    (lambda logged: log_text(logged, players=True).encode(), "log 'players' must be a whole number of players"),
+    (lambda logged: log_text(logged, actions=[0, -1]).encode(), "log action at step 2 must be a whole number, not -1"),
+    (lambda logged: log_text(logged, final_digest="abc").encode(), "log 'final_digest' must be a sha256 hash"),
+    (lambda logged: log_text(logged, error={"decision": 1}).encode(), "log 'final_digest' must be null"),
+    (lambda logged: log_text(logged, format=[1]).encode(), "log format list is not supported"),
+])
+def test_malformed_log_files_are_one_line_and_exit_1(logged, capsys, make, words):
+    logged.write_bytes(make(logged))
+    code, out, err = cli(["replay", str(logged)], capsys)
+    assert code == 1 and out == "" and "Traceback" not in err
+    [line] = err.strip().splitlines()
+    assert line.startswith(f"rulewright replay: error: {logged}") and words in line, line
+
+
+def test_a_log_of_another_pack_is_refused(logged, capsys):
+    logged.write_text(log_text(logged, pack="another_game"))
+    code, _, err = cli(["replay", str(logged)], capsys)
+    assert code == 1
+    assert err.strip() == ("rulewright replay: error: the log is of a game of 'another_game', "
+                           "this ruleset is 'toy_race'")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "folder"])
+def test_a_device_pipe_or_folder_as_the_log_is_refused_at_once(tmp_path, capsys, special):
+    import os
+    path = {"/dev/zero": "/dev/zero", "fifo": str(tmp_path / "log.json"), "folder": str(tmp_path)}[special]
+    if special == "fifo":
+        os.mkfifo(path)
+    code, _, err = cli(["replay", path], capsys)
+    assert code == 1 and "not a regular file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_log_past_the_size_limit_is_refused_by_its_size(logged, capsys, monkeypatch):
+    import rulewright.runtime.logs as logs
+    monkeypatch.setattr(logs, "LOG_FILE_LIMIT", 100)
+    code, _, err = cli(["replay", str(logged)], capsys)
+    assert code == 1 and "bytes; the limit is 100" in err

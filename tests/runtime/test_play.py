@@ -196,6 +196,7 @@ def test_end_of_input_is_a_clean_stop_and_says_how_to_keep_a_game(tmp_path):
     child.expect(PROMPT)
     child.sendeof()
     child.expect(pexpect.EOF)
-    assert "Stopped. (Start with --log FILE.json" in clean(child.before)
+    assert "Stopped. This game was dealt from seed " in clean(child.before)
+    assert "(Start with --log FILE.json" in clean(child.before)
     child.close()
     assert child.exitstatus == 0

@@ -231,3 +231,70 @@ def test_altera_plays_full_games_between_bots():
     result = simulate(compiled, players=4, games=2, seed=1, agents=["random", "greedy"])
     assert not result.errors, result.errors
     assert all(len(g["winners"]) >= 1 and g["rounds"] > 0 for g in result.games)
+
+
+# -- bounded runs -----------------------------------------------------------------------------
+
+
+def test_games_are_handed_out_in_chunks_of_consecutive_games():
+    from rulewright.runtime.simulate import chunk_size, chunked, game_tasks
+
+    assert chunk_size(400, 2) == 6 and chunk_size(10, 2) == 1 and chunk_size(10**8, 2) == 16
+    chunks = list(chunked(game_tasks(7, ["random", "greedy"], 3, 20), 6))
+    assert [len(c) for c in chunks] == [6, 6, 6, 2]
+    assert [task[0] for chunk in chunks for task in chunk] == list(range(20))
+    assert chunks[1][0] == (6, derive_seed(7, 6), seat_agents(["random", "greedy"], 3, 6))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_hundred_million_games_start_at_once_in_flat_memory(workers):
+    import time
+    import tracemalloc
+
+    started = time.perf_counter()
+    first_game_after = []
+
+    def stop_after_twenty(done, total, record):
+        first_game_after.append(time.perf_counter() - started)
+        if done == 20:
+            raise KeyboardInterrupt
+
+    tracemalloc.start()
+    try:
+        result = run(games=100_000_000, workers=workers, progress=stop_after_twenty)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.interrupted and len(result.games) >= 20
+    assert first_game_after[0] < 30  # a worker process starts first with workers=2
+    assert peak < 20 * 1024 * 1024, f"{peak / 2**20:.1f} MiB for 20 games"
+
+
+def test_the_cluster_address_is_checked_before_connecting(pack, capsys):
+    for address in ("not a url", "tcp://", "http://host:8786", "host:70000"):
+        with pytest.raises(SystemExit) as exit_:
+            cli(["simulate", pack, "--players", "2", "--games", "1", "--cluster", address], capsys)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "is not a Dask scheduler address" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("agent", ["mcts:infs", "mcts:nans", "mcts:0", "mcts:1e400", "mcts:1e400s",
+                                   "mcts:-5", "mcts:0s"])
+def test_agent_budgets_must_be_finite_and_positive(pack, capsys, agent):
+    code, out, err = cli(["simulate", pack, "--players", "2", "--games", "1", "--agents", agent], capsys)
+    assert code == 2 and out == "" and "bad MCTS budget" in err
+
+
+def test_chunks_of_several_games_give_the_same_results_on_a_pool_and_on_dask(tmp_path):
+    from rulewright.runtime.simulate import chunk_size
+
+    assert chunk_size(256, 2) == 4
+    serial = without_timing(run(games=256).to_json())
+    assert without_timing(run(games=256, workers=2).to_json()) == serial
+    crash_seed = derive_seed(7, 130)  # the worker dies inside a chunk: the chunk is played again
+    crashed = run(games=256, workers=2, game_factory=CrashOnceFactory(str(tmp_path / "crashed"), crash_seed))
+    assert (tmp_path / "crashed").exists() and not crashed.errors
+    assert without_timing(crashed.to_json())["games"] == serial["games"]
+    pytest.importorskip("dask.distributed")
+    assert without_timing(run(games=256, workers=2, cluster="local").to_json()) == serial
