@@ -171,9 +171,9 @@ def effect_sites(pack: Pack) -> Iterator[EffectSite]:
         yield EffectSite(flow.main, "effect")
         yield EffectSite(flow.score, "expr")
         for text in [*flow.tiebreak, flow.evaluation, flow.order, flow.round, flow.won,
-                     *flow.identity.values()]:
+                     flow.consistent, *flow.identity.values()]:
             if text is not None:
-                yield EffectSite(text, "expr", condition=text is flow.won)
+                yield EffectSite(text, "expr", condition=text is flow.won or text is flow.consistent)
 
 
 def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Iterable, Protocol, runtime_checkable
 
+from .determinise import keep_round_starts
 
 __all__ = [
     "Agent",
@@ -22,6 +23,8 @@ __all__ = [
     "AGENT_NAMES",
     "make_agent",
     "parse_agent_list",
+    "prepare_game",
+    "actions_by_key",
 ]
 
 
@@ -41,6 +44,28 @@ class Agent(Protocol):
         """Return one legal action for ``state.current_player()``."""
 
 
+def prepare_game(game: Any, agents: Iterable[Any]) -> None:
+    """Before a game is dealt: give it what its agents need. An agent that imagines hidden
+    information (``imagines = True``: greedy, MCTS) needs each simultaneous round to keep the
+    state it started from (``runtime/determinise.py``)."""
+    if any(getattr(agent, "imagines", False) for agent in agents):
+        keep_round_starts(game)
+
+
+def actions_by_key(state: Any) -> dict:
+    """Legal actions by their stable option key (the same option in another determinisation
+    has the same key, wherever it is listed); two options with one key are told apart by
+    their order."""
+    by_key: dict = {}
+    for action in state.legal_actions():
+        key, n = state.option_key(action), 1
+        while key in by_key:
+            n += 1
+            key = (key, n)
+        by_key[key] = action
+    return by_key
+
+
 class RandomAgent:
     """Picks uniformly among the legal actions."""
 
@@ -52,17 +77,20 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """One-step lookahead on the pack-declared evaluation.
+    """One-step lookahead on the pack-declared evaluation, from the seat's information only.
 
-    Each legal action is applied to a *determinised* copy of the state (hidden information and
-    future chance re-sampled once per decision, the same copy for every action) so the agent
-    never peeks at other players' secrets or at the dice it is about to roll. When the action
+    Each legal action is applied to one *determinised* copy of the state (made from what the
+    seat can see: ``runtime/determinise.py``; the same copy for every action). If the action
     leaves the same seat to decide again (a large decision split into small ones) the best
-    follow-up is looked at too, one step only. Wins beat any evaluation, losses lose to any;
-    ties are broken by the agent's rng.
+    follow-up is looked at too, one step only. Inside a simultaneous round the look goes on to
+    the round's end, the other seats still to choose choosing at random (the same random
+    choices for every action compared), so every seat's lookahead reaches the reveal whether it
+    chooses first or last. Wins beat any evaluation, losses lose to any; ties are broken by
+    the agent's rng.
     """
 
     name = "greedy"
+    imagines = True
 
     def choose(self, state: Any, rng: random.Random) -> int:
         """The legal action with the best evaluation for the seat to move."""
@@ -71,23 +99,33 @@ class GreedyAgent:
             return legal[0]
         me = state.current_player()
         base = state.determinise(me, rng.getrandbits(63))
+        others = rng.getrandbits(63)
+        imagined = actions_by_key(base)
         best_value: tuple | None = None
         best: list[int] = []
-        for action in legal:
-            value = self._value_after(base, action, me, follow_up=True)
+        for key, action in actions_by_key(state).items():
+            # the same option in the imagined state; one it does not offer is looked at last
+            twin_action = imagined.get(key)
+            value = (-1, 0.0) if twin_action is None else \
+                self._value_after(base, twin_action, me, True, others)
             if best_value is None or value > best_value:
                 best_value, best = value, [action]
             elif value == best_value:
                 best.append(action)
         return rng.choice(best)
 
-    def _value_after(self, base: Any, action: int, me: int, follow_up: bool) -> tuple:
+    def _value_after(self, base: Any, action: int, me: int, follow_up: bool, others: int) -> tuple:
         after = base.clone()
         after.apply(action)
+        chooser = random.Random(others)
+        while not after.is_terminal() and after.current_player() != me \
+                and after.in_simultaneous_round():
+            after.apply(chooser.choice(after.legal_actions()))
         if after.is_terminal():
             return (2 if after.returns()[me] > 0 else 0, 0.0)
         if follow_up and after.current_player() == me:
-            return max(self._value_after(after, a, me, follow_up=False) for a in after.legal_actions())
+            return max(self._value_after(after, a, me, False, others)
+                       for a in after.legal_actions())
         return (1, float(after.evaluate(me)))
 
 

@@ -56,6 +56,10 @@ class Game:
         self.pack_id = compiled["pack"]["id"]
         self.pack_hash = compiled["hash"]
         self.rules = Ruleset(compiled, players, variant)
+        self.keep_round_starts = False
+        """Whether the games it deals keep, in each simultaneous round, the state the round's
+        first choice was made in (bots that imagine hidden information need it to treat the
+        others' pending choices as unknown: ``runtime/determinise.py``)."""
 
     @classmethod
     def from_compiled(cls, compiled: dict, players: int, variant: str | None = None) -> "Game":
@@ -68,7 +72,7 @@ class Game:
             data = new_state(self.rules, self.num_players, seed)
         except RuleError as err:
             raise EngineError(str(err)) from None
-        state = State(self, data)
+        state = State(self, data, self.keep_round_starts)
         state._run()
         return state
 
@@ -85,9 +89,11 @@ def auto_variant(compiled: dict, players: int) -> str | None:
 class State:
     """One game in progress. All of it is in ``self.data`` (plain, JSON-able data)."""
 
-    def __init__(self, game: Game, data: dict):
+    def __init__(self, game: Game, data: dict, keep_round_starts: bool = False):
         self.game = game
         self._data = data
+        self._keep_round_starts = keep_round_starts
+        self._round_views: tuple | None = None  # (the round, every seat's view) after the last choice
         self._machine: Machine | None = None
         self._touched = False
         self._labels: tuple = (None, None)
@@ -105,6 +111,7 @@ class State:
         machine = self._machine
         if machine is None:
             machine = self._machine = Machine(self.game.rules, self._data)
+            machine.keep_round_starts = self._keep_round_starts
         elif self._touched:
             machine.refresh()
         self._touched = False
@@ -201,7 +208,31 @@ class State:
         if action.__class__ is not int or not 0 <= action < len(pending["values"]):
             raise IllegalActionError(
                 f"action {action!r} is not legal; legal actions are 0..{len(pending['values']) - 1}")
+        secret = self._data["secret"]
+        if secret is None or not self._keep_round_starts:
+            self._run(action)
+            return
+        # inside a simultaneous round, for the bots: which other seats saw this choice's effect
+        decider = pending["player"]
+        before = self._round_views
+        if before is None or before[0] is not secret:
+            before = (secret, [self._table_view(p) for p in range(self.game.num_players)])
         self._run(action)
+        if self._data["secret"] is not secret or secret["start"] is None:
+            self._round_views = None
+            return
+        after = [self._table_view(p) for p in range(self.game.num_players)]
+        secret["actions"][-1].append([p for p in range(self.game.num_players)
+                                      if p != decider and after[p] != before[1][p]])
+        self._round_views = (secret, after)
+
+    def _table_view(self, player: int) -> dict:
+        """What ``player`` sees of the table: the view without whose turn it is (that the
+        next seat is choosing shows nothing of what the last one chose)."""
+        seen = view(self, player)
+        seen.pop("waiting_for", None)
+        seen.pop("decision", None)
+        return seen
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -243,7 +274,7 @@ class State:
     # ------------------------------------------------------------------ data
 
     def clone(self) -> "State":
-        """An independent copy."""
+        """An independent copy (one that does not keep round starts: a copy to search on)."""
         return State(self.game, marshal.loads(marshal.dumps(self._data)))
 
     def to_json(self) -> dict:
@@ -253,7 +284,7 @@ class State:
     @classmethod
     def from_json(cls, game: Game, data: dict) -> "State":
         """A state from :meth:`to_json` output."""
-        return cls(game, json.loads(json.dumps(data)))
+        return cls(game, json.loads(json.dumps(data)), game.keep_round_starts)
 
     def digest(self) -> str:
         """sha256 of the canonical JSON of the state."""
@@ -305,9 +336,19 @@ class State:
         """What ``player`` may see (``runtime/views.py``)."""
         return view(self, player)
 
+    def in_simultaneous_round(self) -> bool:
+        """Whether a simultaneous round is being collected: the choices made in it so far are
+        secret until it ends (``simultaneously for each``)."""
+        return self._data["secret"] is not None
+
     def determinise(self, player: int, seed: int) -> "State":
         """A copy of this state as ``player`` might believe it to be: everything they cannot
-        see dealt again, consistently with what they can (``runtime/determinise.py``)."""
+        see dealt again, consistently with what they can (``runtime/determinise.py``). From
+        now on this state and the game's new ones keep their simultaneous rounds' starts
+        (``Game.keep_round_starts``), which a determinisation inside such a round needs."""
+        self.game.keep_round_starts = self._keep_round_starts = True
+        if self._machine is not None:
+            self._machine.keep_round_starts = True
         return determinise(self, player, seed)
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from rulewright.file_input import FileRefused, read_json_file
-from rulewright.runtime.agents import HumanQuit, UnknownAgentError, make_agent
+from rulewright.runtime.agents import HumanQuit, prepare_game, UnknownAgentError, make_agent
 from rulewright.runtime.time_limit import GameClock, TimeLimitExceeded
 
 __all__ = [
@@ -132,6 +132,7 @@ def play_logged_game(
     log = game_log(game, seed, agents, actions, None, pack_source, names)
     actions = log["actions"]
     state, during, seat = None, "setup", None
+    prepare_game(game, agents)
     try:
         with GameClock(time_limit) as clock:
             state = game.new_game(seed)
@@ -393,6 +394,7 @@ def _replay_with_agents(log: dict, game: Any) -> ReplayResult:
                        "choose the same way twice")
     actions = log["actions"]
     at = 0
+    prepare_game(game, [agent for agent in agents if agent is not None])
     try:
         state = game.new_game(log["seed"])
         rngs = [seat_rng(log["seed"], seat) for seat in range(game.num_players)]

@@ -15,11 +15,13 @@ with :class:`StepBudgetError` naming what was running.
 
 from __future__ import annotations
 
+import json
 import marshal
 
 from . import rng
 from .exprs import RuleError
 from .generate import MAX_CALL_DEPTH
+from .options import option_key
 from .statements import INTERNAL
 from .statements.control import GameEnded
 from .world import World
@@ -33,6 +35,10 @@ class StepBudgetError(RuleError):
 
 class Machine(World):
     """Runs the rules on one game state (``data``, plain data owned by the caller)."""
+
+    keep_round_starts = False
+    """Whether a simultaneous round keeps the state of its first choice (see
+    :meth:`_keep_round_start`); set by the state that owns this machine."""
 
     def __init__(self, rules, data: dict):
         super().__init__(rules, data)
@@ -103,7 +109,15 @@ class Machine(World):
                 f"game length bound of {self.rules.max_decisions} decisions exceeded")
         secret = data["secret"]
         if secret is not None:
-            secret["actions"].append([pending["player"], index])
+            if secret["start"] is not None or (self.keep_round_starts and not secret["actions"]):
+                if secret["start"] is None:
+                    self._keep_round_start(pending)
+                # what a bot needs to make this choice again: the option (by its key) and the
+                # chance it met (the generator as it was)
+                secret["actions"].append([pending["player"], index, data["rng"],
+                                          json.dumps(option_key(self, pending, index))])
+            else:
+                secret["actions"].append([pending["player"], index])
         node = pending["node"]
         value = pending["values"][index]
         self.steps = 0
@@ -141,18 +155,23 @@ class Machine(World):
     # ------------------------------------------------------------------ simultaneous rounds
 
     def begin_secret(self, nid: int, env: dict) -> None:
-        """A simultaneous round starts at node ``nid``: remember the state as it is (with the
-        round about to start), so a bot can put itself back there and see the others' choices
-        as unknown (``runtime/determinise.py``)."""
+        """A simultaneous round starts at node ``nid``: its choices are secret until it ends."""
         data = self.data
         if data["secret"] is not None:
             return  # a round inside a round: the outer one is what is hidden
         data["secret"] = {"node": nid, "start": None, "actions": []}
-        if self.rules.keep_round_starts:
-            start = marshal.loads(marshal.dumps(data))
-            start["secret"] = None
-            start["agenda"].append([nid, env, None])
-            data["secret"]["start"] = start
+
+    def _keep_round_start(self, pending: dict) -> None:
+        """Keep the state as it is at the round's first choice (still to be made), so a bot can
+        put itself back there and see the others' choices as unknown (``runtime/determinise.py``)."""
+        data = self.data
+        secret = data["secret"]
+        data["pending"], data["secret"] = pending, None
+        start = marshal.loads(marshal.dumps(data))
+        data["pending"], data["secret"] = None, secret
+        start["decisions"] -= 1
+        start["secret"] = {"node": secret["node"], "start": None, "actions": []}
+        secret["start"] = start
 
     def end_secret(self, nid: int) -> None:
         """The simultaneous round started at ``nid`` has been collected."""

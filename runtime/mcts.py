@@ -18,6 +18,8 @@ import random
 import time
 from typing import Any
 
+from .agents import actions_by_key
+
 __all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "margin_rewards"]
 
 DEFAULT_ITERATIONS = 40
@@ -38,23 +40,11 @@ class _Node:
         self.available = 0
 
 
-def _labelled_actions(state: Any) -> dict:
-    """Legal actions by their stable option key (the same option in another determinisation
-    has the same key); two options with one key are told apart by their order."""
-    by_key: dict = {}
-    for action in state.legal_actions():
-        key, n = state.option_key(action), 1
-        while key in by_key:
-            n += 1
-            key = (key, n)
-        by_key[key] = action
-    return by_key
-
-
 class MCTSAgent:
     """Determinised UCT search with a budget of ``iterations`` or ``seconds`` per decision."""
 
     name = "mcts"
+    imagines = True  # it searches determinised copies: see agents.prepare_game
 
     def __init__(
         self,
@@ -73,7 +63,7 @@ class MCTSAgent:
 
     def choose(self, state: Any, rng: random.Random) -> int:
         """The most visited root move after the search budget is spent."""
-        root_actions = _labelled_actions(state)
+        root_actions = actions_by_key(state)
         if len(root_actions) == 1:
             return next(iter(root_actions.values()))
         me = state.current_player()
@@ -87,7 +77,8 @@ class MCTSAgent:
                     break
             elif done >= self.iterations:
                 break
-            self._iterate(root, state.determinise(me, rng.getrandbits(63)), rng, baseline)
+            self._iterate(root, state.determinise(me, rng.getrandbits(63)), me, rng, baseline,
+                          root_actions)
             done += 1
 
         def preference(label: str) -> tuple[int, float]:
@@ -100,12 +91,21 @@ class MCTSAgent:
         best = [label for label in root_actions if preference(label) == top]
         return root_actions[rng.choice(best)]  # a tie is not won by whichever move is listed first
 
-    def _iterate(self, root: _Node, state: Any, rng: random.Random, baseline: float) -> None:
+    def _iterate(self, root: _Node, state: Any, me: int, rng: random.Random,
+                 baseline: float, root_labels: dict) -> None:
         path: list[tuple[_Node, int]] = []
         node = root
         while not state.is_terminal():
             mover = state.current_player()
-            actions = _labelled_actions(state)
+            if mover != me and state.in_simultaneous_round():
+                # another seat's secret choice, made without seeing ours: not a move of the
+                # tree (its statistics would answer a choice that seat cannot see)
+                state.apply(rng.choice(state.legal_actions()))
+                continue
+            actions = actions_by_key(state)
+            if node is root:  # only what the true state offers: the imagined one may offer more
+                actions = {label: action for label, action in actions.items()
+                           if label in root_labels} or actions
             for label in actions:
                 child = node.children.get(label)
                 if child is not None:

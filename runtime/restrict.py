@@ -58,6 +58,7 @@ class RestrictedAgent:
         self.base = base
         self.ref = ref
         self.name = restricted_name(base.name, ref)
+        self.imagines = getattr(base, "imagines", False)  # see agents.prepare_game
 
     def choose(self, state: Any, rng: Any) -> int:
         """The base agent's choice among the options that do not involve ``ref``."""

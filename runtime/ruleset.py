@@ -58,6 +58,9 @@ class Ruleset:
         self.identity = {k: self.compile(v) for k, v in flow.get("identity", {}).items()}
         self.round = self._compiled(flow.get("round"))
         self.won = self._compiled(flow.get("won"))
+        self.consistent = self._compiled(flow.get("consistent"))
+        """What every state a bot imagines must satisfy, once for the bot's seat as ``you``
+        (``runtime/determinise.py``); None: any state consistent with the seat's view."""
         self.functions = {pid: (p["params"], self.compile(p["value"]))
                           for pid, p in sorted(self.procedures.items())
                           if p.get("value") is not None}
@@ -157,9 +160,6 @@ class Ruleset:
                              for comp_id, kind, def_id, _key in self.components
                              if kind == "die" or not self.cards[def_id].get("back")}
         """Per component whose printed props never change (a die, a card with one side)."""
-        self.keep_round_starts = False
-        """Whether a simultaneous round keeps a copy of the state it started from, which bots
-        that search need in order to treat the others' pending choices as unknown."""
         self.analysis = Analysis(self)
         self.code = NodeCode(self)
         """Per node: its generated function (made on first use); ``code.run(nid)``."""

@@ -21,7 +21,7 @@ from typing import IO, Any, Callable
 
 from rich.console import Group
 
-from .agents import HumanQuit
+from .agents import HumanQuit, prepare_game
 from .layout import Board, Presentation, arrange
 from .time_limit import GameClock, TimeLimitExceeded
 from .transcript import move_text
@@ -446,6 +446,7 @@ class TableSession:
         self.pack_source = pack_source
         self.people = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
         self.rngs = [seat_rng(seed, seat) for seat in range(game.num_players)]
+        prepare_game(game, agents)
         self.actions: list[int] = []
         self.deciders: list[int] = []
         self.state = game.new_game(seed)

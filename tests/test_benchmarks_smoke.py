@@ -74,3 +74,16 @@ def test_quick_whole_games_run_reports_the_ratio_to_the_hand_written_game():
         assert row["ratio"] == row["rulewright"]["games_per_s"] / row["hand_written"]["games_per_s"]
         assert row["same_game_lengths"] is True, row["players"]
     assert _positive(result["altera"]["rulewright"]["games_per_s"])
+
+
+def test_bots_benchmark_plays_whole_games(tmp_path):
+    env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--json",
+                          "--pack", str(ROOT / "tests" / "fixtures" / "reference_pack"),
+                          "--players", "2", "--greedy-games", "2", "--mcts-games", "1",
+                          "--iterations", "3"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["greedy"]["games"] == 2 and _positive(result["greedy"]["decisions_per_s"])
+    assert result["mcts"]["iterations"] % 3 == 0

@@ -198,3 +198,133 @@ def test_same_game_under_any_hash_seed(pack):
         assert out.returncode == 0, out.stderr
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+# ---------------------------------------------------------------- bots see only their own view
+#
+# "No agent's choice may depend on anything its seat cannot see; simultaneous choices are
+# simultaneous." Each check builds a *twin* of a state that the seat to move cannot tell from
+# it (its view is the same) but that differs in what it cannot see, and asks the bots to
+# choose in both with the same seed: they must choose the same option.
+
+TWIN_POINTS = int(os.environ.get("RULEWRIGHT_TWIN_POINTS", "6"))
+
+
+def _shuffled_unseen(state: State, me: int, chooser: random.Random) -> State | None:
+    """A twin of ``state`` where two components ``me`` cannot see, which started the game in
+    the same place (so either could be where the other is), have changed places, and every
+    die ``me`` cannot see shows another face. None if there is no such pair."""
+    twin = state.clone()
+    data = twin.data
+    rules = state.game.rules
+    started = {comp_id: place for comp_id, _kind, _def, place in rules.components}
+    by_place: dict = {}
+    held_by_rules = json.dumps([data["pending"], data["agenda"]])
+    for key, held in sorted(data["zones"].items()):
+        owner, zid = key.split(":", 1)
+        visibility = rules.zones[zid]["visibility"]
+        if visibility == "public" or (owner == str(me) and visibility in ("owner", "hidden")):
+            continue
+        for position, comp_id in enumerate(held):
+            if f'"{comp_id}"' not in held_by_rules:
+                by_place.setdefault(started.get(comp_id), []).append((key, position, comp_id))
+    pairs = [(a, b) for slots in by_place.values() for a in slots for b in slots
+             if a[0] != b[0] or a[1] != b[1]]
+    pairs = [(a, b) for a, b in pairs if data["components"][a[2]]["def"]
+             != data["components"][b[2]]["def"]]
+    if not pairs:
+        return None
+    (key_a, pos_a, id_a), (key_b, pos_b, id_b) = chooser.choice(pairs)
+    data["zones"][key_a][pos_a], data["zones"][key_b][pos_b] = id_b, id_a
+    data["components"][id_a]["at"], data["components"][id_b]["at"] = key_b, key_a
+    for slots in by_place.values():
+        for _key, _position, comp_id in slots:
+            comp = data["components"][comp_id]
+            faces = twin.machine.faces(comp_id) if comp["kind"] == "die" else None
+            if faces:
+                comp["face"] = chooser.randrange(len(faces))
+    twin = State.from_json(state.game, twin.to_json())
+    return twin if twin.view(me) == state.view(me) else None
+
+
+def _other_chance(state: State, me: int, chooser: random.Random) -> State:
+    """A twin of ``state`` whose dice and shuffles to come will fall otherwise."""
+    data = state.to_json()
+    data["rng"] = chooser.getrandbits(63)
+    return State.from_json(state.game, data)
+
+
+def _rechosen_round(state: State, me: int, chooser: random.Random) -> State | None:
+    """A twin of ``state``, inside a simultaneous round, where the other seats made other
+    choices that ``me`` did not see (played again from the round's first choice; ``me``'s own
+    as made). None if no such replay looks the same to ``me``."""
+    secret = state.data["secret"]
+    if secret is None or secret["start"] is None:
+        return None
+    chose = {action[0] for action in secret["actions"]}
+    visible = {action[0] for action in secret["actions"] if me in action[4]}
+    hidden = chose - visible - {me}  # seats none of whose choices so far showed to ``me``
+    if not hidden:
+        return None
+    for _ in range(20):
+        twin = State(state.game, json.loads(json.dumps(secret["start"])), True)
+        as_made = {seat: [action for action in secret["actions"] if action[0] == seat]
+                   for seat in chose - hidden}
+        while not twin.is_terminal() and twin.in_simultaneous_round():
+            seat = twin.current_player()
+            if seat in hidden or not as_made.get(seat):
+                if seat == me:
+                    break
+                twin.apply(chooser.choice(twin.legal_actions()))
+                continue
+            recorded = as_made[seat].pop(0)
+            options = [a for a in twin.legal_actions()
+                       if json.dumps(twin.option_key(a)) == recorded[3]]
+            if not options:
+                break
+            twin.data["rng"] = recorded[2]
+            twin.apply(options[0])
+        if (not twin.is_terminal() and twin.in_simultaneous_round()
+                and twin.current_player() == me and not any(as_made.values())
+                and twin.view(me) == state.view(me) and twin.digest() != state.digest()
+                and not any(me in action[4] for action in twin.data["secret"]["actions"]
+                            if action[0] in hidden)):
+            return twin
+    return None
+
+
+def _bots_choose_alike(state: State, twin: State, me: int, seed: int) -> None:
+    from rulewright.runtime.agents import GreedyAgent
+    from rulewright.runtime.mcts import MCTSAgent
+    for agent in (GreedyAgent(), MCTSAgent(iterations=12)):
+        here = agent.choose(state, random.Random(seed))
+        there = agent.choose(twin, random.Random(seed))
+        assert state.option_key(here) == twin.option_key(there), (
+            f"{agent.name} chose {state.action_label(here)!r} but "
+            f"{twin.action_label(there)!r} in a state seat {me} cannot tell from it")
+
+
+@pytest.mark.parametrize("pack", CASES)
+def test_bots_choose_from_what_their_seat_sees(pack):
+    compiled = _compiled(pack)
+    players = _player_counts(compiled)[-1]
+    game = Game.from_compiled(compiled, players)
+    game.keep_round_starts = True  # as agents.prepare_game does for bots that imagine
+    checked = {"unseen components": 0, "others' secret choices": 0, "chance to come": 0}
+    for seed in range(4):
+        state = game.new_game(seed)
+        chooser = random.Random(seed)
+        while not state.is_terminal() and min(checked.values()) < TWIN_POINTS:
+            me = state.current_player()
+            if len(state.legal_actions()) > 1 and chooser.random() < 0.3:
+                for kind, make in (("unseen components", _shuffled_unseen),
+                                   ("others' secret choices", _rechosen_round),
+                                   ("chance to come", _other_chance)):
+                    if checked[kind] >= TWIN_POINTS:
+                        continue
+                    twin = make(state, me, chooser)
+                    if twin is not None:
+                        _bots_choose_alike(state, twin, me, seed)
+                        checked[kind] += 1
+            state.apply(chooser.choice(state.legal_actions()))
+    assert checked["chance to come"] > 0, checked

@@ -164,6 +164,10 @@ class ToyState:
             d["round"] += 1
         d["to_move"] = (seat + 1) % self.game.num_players
 
+    def in_simultaneous_round(self) -> bool:
+        """The toy game has no simultaneous rounds."""
+        return False
+
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self.data["finished"]
