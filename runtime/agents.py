@@ -12,7 +12,7 @@ import math
 import random
 from typing import Any, Iterable, Protocol, runtime_checkable
 
-from .determinise import keep_round_starts
+from .determinise import actions_by_key, keep_round_starts
 
 __all__ = [
     "Agent",
@@ -24,7 +24,6 @@ __all__ = [
     "make_agent",
     "parse_agent_list",
     "prepare_game",
-    "actions_by_key",
 ]
 
 
@@ -50,20 +49,6 @@ def prepare_game(game: Any, agents: Iterable[Any]) -> None:
     state it started from (``runtime/determinise.py``)."""
     if any(getattr(agent, "imagines", False) for agent in agents):
         keep_round_starts(game)
-
-
-def actions_by_key(state: Any) -> dict:
-    """Legal actions by their stable option key (the same option in another determinisation
-    has the same key, wherever it is listed); two options with one key are told apart by
-    their order."""
-    by_key: dict = {}
-    for action in state.legal_actions():
-        key, n = state.option_key(action), 1
-        while key in by_key:
-            n += 1
-            key = (key, n)
-        by_key[key] = action
-    return by_key
 
 
 class RandomAgent:

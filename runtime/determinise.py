@@ -5,8 +5,8 @@ What a seat sees is what :func:`runtime.views.view` shows it: public zones (whic
 in which order, which face up), its own owner-only zones, the contents (not the order) of its
 own hidden zones, public values and its own values. Everything else is drawn again:
 
-1. **Components it cannot see** are pooled by where they started the game (a Guild deck, the
-   Objective deck, the dice supply: components from one starting place are one kind, so an
+1. **Components it cannot see** are pooled by where they started the game (one deck of cards, another
+   deck, the dice supply: components from one starting place are one kind, so an
    unseen card is never dealt into a place only another kind can be) and dealt again, at
    random, into the places it cannot see, keeping how many each place holds. The pool is put in
    a canonical order (by component id) before it is shuffled, so the sample does not depend on
@@ -46,7 +46,8 @@ import marshal
 from . import rng
 from .views import view
 
-__all__ = ["determinise", "keep_round_starts", "MAX_SAMPLES", "MAX_REPLAYS", "MAX_REPLAY"]
+__all__ = ["determinise", "keep_round_starts", "actions_by_key", "MAX_SAMPLES", "MAX_REPLAYS",
+           "MAX_REPLAY"]
 
 MAX_SAMPLES = 50
 """Samples drawn at most to satisfy the pack's ``flow.consistent``."""
@@ -64,6 +65,20 @@ def keep_round_starts(game) -> None:
     """From now on, every simultaneous round of ``game`` keeps a copy of the state it started
     in, so that :func:`determinise` can play it again without the others' pending choices."""
     game.keep_round_starts = True
+
+
+def actions_by_key(state) -> dict:
+    """Legal actions by their stable option key: the same option in an imagined copy has the
+    same key, wherever it is listed (how a bot maps its choice between the true state and the
+    copies it searches); two options with one key are told apart by their order."""
+    by_key: dict = {}
+    for action in state.legal_actions():
+        key, n = state.option_key(action), 1
+        while key in by_key:
+            n += 1
+            key = (key, n)
+        by_key[key] = action
+    return by_key
 
 
 def determinise(state, player: int, seed: int):

@@ -18,7 +18,7 @@ import random
 import time
 from typing import Any
 
-from .agents import actions_by_key
+from .determinise import actions_by_key
 
 __all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "margin_rewards"]
 

@@ -32,6 +32,11 @@ FUZZ_SCALE = float(os.environ.get("RULEWRIGHT_FUZZ_SCALE", "1"))
 """Multiplies every fuzz test's example count (e.g. 20 for a long local fuzzing session)."""
 
 
+FUZZ_RANDOM = os.environ.get("RULEWRIGHT_FUZZ_RANDOM") == "1"
+"""Draw new examples each run (a fuzzing session); by default the examples are the same every
+run (hypothesis ``derandomize``), so a test run's result does not depend on luck."""
+
+
 def examples(n: int) -> int:
     """``n`` examples, scaled by ``$RULEWRIGHT_FUZZ_SCALE``."""
     return max(1, int(n * FUZZ_SCALE))

@@ -17,12 +17,12 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fuzz_support import examples, split_lines, ALTERA, REFERENCE, assert_located, time_bound
+from fuzz_support import FUZZ_RANDOM, examples, split_lines, ALTERA, REFERENCE, assert_located, time_bound
 from rulewright.compiler.loader import load_content_file
 from rulewright.compiler.lower import lower_pack
 from rulewright.compiler.pipeline import check_pack_full
 
-FUZZ = settings(deadline=None, database=None,
+FUZZ = settings(derandomize=not FUZZ_RANDOM, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 REF_FILES = sorted(p.name for p in REFERENCE.glob("*.yaml"))

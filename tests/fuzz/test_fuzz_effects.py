@@ -14,13 +14,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fuzz_support import examples, REFERENCE, assert_located, effect_text, mutated_effect, time_bound
+from fuzz_support import FUZZ_RANDOM, examples, REFERENCE, assert_located, effect_text, mutated_effect, time_bound
 from rulewright.compiler import ir
 from rulewright.compiler.parser import START_RULES, EffectSyntaxError, parse
 from rulewright.compiler.pipeline import check_pack_full
 from rulewright.compiler.lower import lower_pack
 
-FUZZ = settings(max_examples=examples(30), deadline=None, database=None,
+FUZZ = settings(derandomize=not FUZZ_RANDOM, max_examples=examples(30), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 
