@@ -132,6 +132,23 @@ class RulewrightGame(pyspiel.Game):
         state._play = _Play.begin(self, int(seed))
         return state
 
+    def state_from(self, position) -> "RulewrightState":
+        """An OpenSpiel state at ``position``, a runtime State of this game (one reached by
+        rulewright's own tools: a replayed log, a test). Its OpenSpiel history is empty and
+        each seat's information state starts from its view of ``position``."""
+        rw = self.rulewright
+        if (position.game.pack_hash, position.game.num_players, position.game.variant) != \
+                (rw.pack_hash, rw.num_players, rw.variant):
+            raise PackError("this position is not of this game (another pack, version, player "
+                            "count or variant)")
+        digest = position.digest()
+        play = _Play(position.clone(), rw.pack_hash, ("state", digest), [],
+                     _chain(rw.pack_hash, rw.num_players, rw.variant, "state", digest), None)
+        play.recall = [_chain("start", play.view_text(seat)) for seat in range(rw.num_players)]
+        state = RulewrightState(self)
+        state._play = play
+        return state
+
     def begin_next(self) -> "_Play":
         """The next game of this game's seed sequence, begun (its seed drawn)."""
         play = copy.deepcopy(self.peek_next())

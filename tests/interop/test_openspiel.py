@@ -225,3 +225,54 @@ def test_openspiel_mcts_plays_dice_forge_to_the_end_against_a_rulewright_agent()
         state.apply_action(action)
     assert bot_moves > 20
     assert sum(state.returns()) >= 1.0  # Dice Forge's highest score always wins
+
+
+def _with_value(position, seat: int, name: str, value):
+    """A copy of runtime state ``position`` in which ``seat``'s value ``name`` is ``value``."""
+    data = position.to_json()
+    data["values"][seat][name] = value
+    return type(position).from_json(position.game, data)
+
+
+def test_a_simultaneous_choice_stays_unseen_by_the_seats_still_to_choose():
+    """Altera's Deployment: "All players who have at least one available Emissary
+    simultaneously slot a die ... all players simultaneously reveal". While a later seat
+    decides, an earlier seat's secret slot set to anything else leaves the later seat's
+    observation string, information state and tensor unchanged (and changes the earlier
+    seat's own)."""
+    game = openspiel.load_game(ALTERA, 3)
+    compiled = game.rulewright.compiled
+    secret_values = sorted(name for table in ("resources", "tracks", "vars")
+                           for name, d in compiled[table].items()
+                           if d["scope"] == "player" and d.get("visibility") == "owner")
+    state = game.initial_state(12)
+    chooser = random.Random(12)
+    checked = 0
+    while not state.is_terminal() and checked < 12:
+        rw = state.rulewright_state
+        deciding = state.current_player()
+        secret = rw.data["secret"]
+        committed = {seat for seat, _option in secret["actions"]} - {deciding} if secret else set()
+        for seat in sorted(committed):
+            for name in secret_values:
+                value = rw.data["values"][seat].get(name)
+                if value is None:
+                    continue
+                other = value + 1 if isinstance(value, int) else f"{value}-elsewhere"
+                twin = game.state_from(_with_value(rw, seat, name, other))
+                here = game.state_from(rw)
+                assert twin.observation_string(deciding) == here.observation_string(deciding)
+                assert twin.information_state_string(deciding) == \
+                    here.information_state_string(deciding)
+                assert np.array_equal(twin.observation_tensor(deciding),
+                                      here.observation_tensor(deciding))
+                assert twin.observation_string(seat) != here.observation_string(seat)
+                checked += 1
+        state.apply_action(chooser.choice(state.legal_actions()))
+    assert checked, "no simultaneous round with a choice already made was reached"
+
+
+def test_a_position_of_another_game_is_refused():
+    dice_forge, altera = openspiel.load_game(DICE_FORGE, 2), openspiel.load_game(ALTERA, 3)
+    with pytest.raises(PackError, match="not of this game"):
+        dice_forge.state_from(altera.initial_state(1).rulewright_state)
