@@ -14,16 +14,14 @@ starts the next seed after the last one (the first time, one from the system's e
 
 from __future__ import annotations
 
-import io
 import random
 
-import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .action_ids import ActionIds
-from .observation import ObservationLayout, asking_rule
+from .environments import action_space, observation_space, seat_observation, seat_screen
+from .observation import ObservationLayout
 from .packs import load_rulewright_game
 
 __all__ = ["env", "raw_env", "RulewrightEnv"]
@@ -61,20 +59,20 @@ class RulewrightEnv(AECEnv):
         self.max_decisions = compiled["flow"]["max_decisions"]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.layout.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.action_ids.size,), np.int8)})
-            for agent in self.possible_agents}
-        self._action_spaces = {agent: spaces.Discrete(self.action_ids.size)
+        self._observation_spaces = {agent: observation_space(self.layout, self.action_ids)
+                                    for agent in self.possible_agents}
+        self._action_spaces = {agent: action_space(self.action_ids)
                                for agent in self.possible_agents}
         self._next_seed: int | None = None
         self.game_state = None
         self.game_seed = None
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    def observation_space(self, agent: str):
+        """``agent``'s observation space (``environments.observation_space``)."""
         return self._observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Discrete:
+    def action_space(self, agent: str):
+        """``agent``'s action space: ``Discrete`` over the game's action ids."""
         return self._action_spaces[agent]
 
     # ------------------------------------------------------------------ the game
@@ -138,14 +136,8 @@ class RulewrightEnv(AECEnv):
 
     def observe(self, agent: str) -> dict:
         """``agent``'s view as a tensor and its action mask."""
-        seat = self._seat[agent]
-        tensor = np.zeros(self.layout.size, np.float32)
-        state = self.game_state
-        self.layout.fill(tensor, state.view(seat), asking_rule(state, seat))
-        mask = np.zeros(self.action_ids.size, np.int8)
-        if state.current_player() == seat:
-            mask[list(self._options())] = 1
-        return {"observation": tensor, "action_mask": mask}
+        return seat_observation(self.layout, self.action_ids, self.game_state, self._seat[agent],
+                                self._options())
 
     def action_label(self, action: int) -> str:
         """What action id ``action`` does now, in the pack's words."""
@@ -164,23 +156,7 @@ class RulewrightEnv(AECEnv):
             gymnasium.logger.warn("render() was called without a render_mode; "
                                   "make the environment with render_mode='ansi'")
             return None
-        from rich.console import Console
-
-        from rulewright.runtime.layout import Presentation
-        from rulewright.runtime.table import render_screen
-
-        seat = self._seat[self.agent_selection]
-        view = self.game_state.view(seat)
-        out = io.StringIO()
-        console = Console(file=out, width=100, color_system=None, force_terminal=False)
-        options = view.get("decision", {}).get("options", [])
-        render_screen(console, Presentation(self.game.compiled), view, seat,
-                      self.game.num_players, options, [])
-        if self.game_state.is_terminal():
-            result = self.game_state.winners()
-            out.write("Game over; winners: " + ", ".join(f"player {p + 1}" for p in result)
-                      + "\n")
-        return out.getvalue()
+        return seat_screen(self.game, self.game_state, self._seat[self.agent_selection])
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
