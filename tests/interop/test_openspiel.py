@@ -76,9 +76,9 @@ def test_returns_are_the_packs_outcome():
 
 
 def test_the_same_option_has_the_same_action_id_in_every_state_and_game():
-    """An option (by the runtime's option key) keeps its id across states, games and loads,
-    unless it had to take an overflow id; ids of one decision are distinct; an id's string is
-    the option's label."""
+    """An option (by the runtime's option key) keeps its id across states, games and loads, and
+    none needs an overflow id (docs/interop.md says so); ids of one decision are distinct; an
+    id's string is the option's label."""
     for pack, players in ((DICE_FORGE, 3), (ALTERA, 3)):
         game = openspiel.load_game(pack, players)
         again = openspiel.load_game(pack, players, rng_seed=99)
@@ -97,9 +97,10 @@ def test_the_same_option_has_the_same_action_id_in_every_state_and_game():
                 for action, option in state.play.ids(game):
                     assert state.action_to_string(state.current_player(), action) == \
                         rw.action_label(option)
-                    if action < overflow:
-                        ids_of.setdefault(rw.option_key(option), set()).add(action)
-                        seen += 1
+                    assert action < overflow, \
+                        f"{rw.action_label(option)} needed an overflow id (docs/interop.md)"
+                    ids_of.setdefault(rw.option_key(option), set()).add(action)
+                    seen += 1
                 state.apply_action(chooser.choice(legal))
         moved = {key: ids for key, ids in ids_of.items() if len(ids) > 1}
         assert not moved, f"options with more than one id: {list(moved.items())[:3]}"
