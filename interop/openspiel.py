@@ -2,7 +2,7 @@
 
 Importing this module registers the game, so that ::
 
-    pyspiel.load_game("python_rulewright", {"pack": "content/dice_forge", "players": 3})
+    pyspiel.load_game("python_rulewright", {"pack": "packs/mygame", "players": 3})
 
 works (parameters: ``pack``, a pack folder or compiled ruleset; ``players``, 0 for the pack's
 fewest; ``variant``, empty for the pack's own choice; ``rng_seed``, the seed of the first game).
@@ -36,6 +36,8 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
+
+from rulewright.runtime.game import State
 
 from .action_ids import ActionIds
 from .observation import ObservationLayout, asking_rule
@@ -240,7 +242,6 @@ class _Play:
         if self.ruleset != game.rulewright.pack_hash:
             raise PackError(f"this state belongs to ruleset {self.ruleset[:12]}, but the pack "
                             f"now compiles to {game.rulewright.pack_hash[:12]}")
-        from rulewright.runtime.game import State
         self.state = State.from_json(game.rulewright, self.saved)
         self.saved = None
 
