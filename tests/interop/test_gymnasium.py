@@ -90,6 +90,7 @@ def test_the_learner_decides_only_for_its_seat():
             break
 
 
+@pytest.mark.filterwarnings("ignore:.*render fps")  # a text screen has no frame rate
 def test_gymnasium_make_knows_the_environment():
     env = gymnasium.make(rw_gymnasium.ENV_ID, pack=DICE_FORGE, players=2, seat=1,
                          render_mode="ansi")
