@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulewright.compiled_format import MAX_WHOLE_NUMBER, RULESET_FILE_LIMIT
+from rulewright.compiled_format import MAX_WHOLE_NUMBER, RULESET_FILE_LIMIT, ruleset_hash
 from rulewright.compiler.loader import pack_digest
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.file_input import FileRefused, read_json_file
@@ -22,7 +22,7 @@ from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
 __all__ = ["PackError", "load_ruleset", "load_rulewright_game"]
 
 _GAMES: dict[tuple, Game] = {}
-"""Games already built, by (ruleset hash, players, variant): a library that loads the same game
+"""Games already built, by (content hash, claimed hash, players, variant): a library that loads the same game
 many times (unpickling, one environment per worker) builds it once."""
 _RULESETS: dict[str, dict] = {}
 """Compiled rulesets by the digest of the pack files they were compiled from."""
@@ -69,7 +69,9 @@ def load_rulewright_game(pack: str, players: int, variant: str | None = None) ->
     problem = player_count_problem(compiled, players, variant)
     if problem:
         raise PackError(problem)
-    key = (compiled.get("hash"), players, variant)
+    # the content's own hash, recomputed, and the one it claims: a file claiming the hash of
+    # a ruleset already loaded gets its own check, not that ruleset's game
+    key = (ruleset_hash(compiled), compiled.get("hash"), players, variant)
     game = _GAMES.get(key)
     if game is None:
         try:

@@ -150,3 +150,22 @@ def test_render_without_a_mode_warns_and_returns_nothing():
         assert env.render() is None
     with pytest.raises(ValueError, match="render_mode must be one of"):
         rw_pettingzoo.env(DICE_FORGE, 2, render_mode="human")
+
+
+def test_a_compiled_ruleset_file_is_checked_even_when_its_claimed_hash_was_loaded(tmp_path):
+    """A ``.json`` ruleset claiming the hash of the Dice Forge already loaded, with other
+    content, is refused: the adapters never hand back the game of another ruleset."""
+    import json
+
+    from rulewright.interop.packs import PackError
+
+    genuine = rw_pettingzoo.env(DICE_FORGE, 2).unwrapped.game.compiled
+    good = tmp_path / "dice_forge.json"
+    good.write_text(json.dumps(genuine), encoding="utf-8")
+    assert rw_pettingzoo.env(str(good), 2).unwrapped.game.pack_hash == genuine["hash"]
+    altered = json.loads(json.dumps(genuine))
+    altered["pack"]["name"] = altered["pack"]["name"] + " (altered)"
+    bad = tmp_path / "altered.json"
+    bad.write_text(json.dumps(altered), encoding="utf-8")
+    with pytest.raises(PackError, match="hash"):
+        rw_pettingzoo.env(str(bad), 2)
