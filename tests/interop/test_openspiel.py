@@ -27,7 +27,7 @@ ALTERA = str(ROOT / "content" / "altera")
 
 def random_state(game, seed: int, decisions: int):
     """A state of ``game``'s game ``seed`` after ``decisions`` random actions (fewer if it
-    ends), and the actions."""
+    ends)."""
     state = game.initial_state(seed)
     chooser = random.Random(seed)
     for _ in range(decisions):
@@ -205,7 +205,7 @@ def test_a_partly_played_state_pickles_in_every_configuration(pack, players, var
         restored.apply_action(action)
 
 
-def test_a_pickled_state_of_another_version_of_the_pack_is_refused(tmp_path):
+def test_a_pickled_state_of_another_version_of_the_pack_is_refused():
     game = openspiel.load_game(DICE_FORGE, 2)
     text = pickle.dumps(random_state(game, 1, 5))
     altered = text.replace(game.rulewright.pack_hash.encode(), b"0" * 64)
