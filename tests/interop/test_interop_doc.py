@@ -37,11 +37,11 @@ def test_each_example_runs(index, monkeypatch, capsys):
 
 
 def test_the_figures_the_page_quotes_are_the_packs():
-    text = DOC.read_text(encoding="utf-8")
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
     dice_forge = openspiel.load_game(str(ROOT / "content" / "dice_forge"), 2)
     altera = openspiel.load_game(str(ROOT / "content" / "altera"), 3)
     quoted = (f"Dice Forge has {dice_forge.num_distinct_actions()} ids with 2 players, Altera "
-              f"{altera.num_distinct_actions()}\nwith 3")
+              f"{altera.num_distinct_actions()} with 3")
     assert quoted in text
-    assert (f"Dice Forge's tensor has {dice_forge.observation_tensor_size():,} numbers\nwith 2 "
+    assert (f"Dice Forge's tensor has {dice_forge.observation_tensor_size():,} numbers with 2 "
             f"players, Altera's {altera.observation_tensor_size():,} with 3") in text
