@@ -9,3 +9,12 @@ public State API alone: the action numbering (:mod:`.action_ids`) and the observ
 (:mod:`.observation`) are derived from the compiled ruleset, so every pack gets them with no
 code of its own. docs/interop.md explains the layout, the ids and how chance is handled.
 """
+
+__all__ = ["without_extra"]
+
+
+def without_extra(missing: ModuleNotFoundError, adapter: str) -> ModuleNotFoundError:
+    """The error to raise when ``adapter`` (a module name) is imported without the ``rl``
+    extra: one line naming the missing library and how to install it."""
+    return ModuleNotFoundError(f"{adapter} needs {missing.name}, which is not installed: "
+                               "pip install 'rulewright[rl]'", name=missing.name)

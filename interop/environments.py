@@ -13,8 +13,13 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
-from gymnasium import spaces
+from . import without_extra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:
+    raise without_extra(missing, "rulewright.interop.environments") from None
 
 from rulewright.runtime.world import MAX_NUMBER
 

@@ -22,7 +22,12 @@ from __future__ import annotations
 
 import random
 
-import gymnasium
+from . import without_extra
+
+try:
+    import gymnasium
+except ModuleNotFoundError as missing:
+    raise without_extra(missing, "rulewright.interop.gymnasium") from None
 
 from rulewright.runtime.agents import UnknownAgentError, make_agent
 

@@ -38,7 +38,12 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
+from . import without_extra
+
+try:
+    import numpy as np
+except ModuleNotFoundError as missing:
+    raise without_extra(missing, "rulewright.interop.observation") from None
 
 from rulewright.language import OPS
 

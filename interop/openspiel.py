@@ -33,9 +33,14 @@ import json
 import random
 from pathlib import Path
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import mcts
+from . import without_extra
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+except ModuleNotFoundError as missing:
+    raise without_extra(missing, "rulewright.interop.openspiel") from None
 
 from rulewright.runtime.game import State
 

@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import random
 
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from . import without_extra
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as missing:
+    raise without_extra(missing, "rulewright.interop.pettingzoo") from None
 
 from .action_ids import ActionIds
 from .environments import action_space, observation_space, seat_observation, seat_screen
