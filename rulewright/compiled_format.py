@@ -14,7 +14,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["FORMAT", "SCHEMA_FILE", "MAX_WHOLE_NUMBER", "canonical_json", "ruleset_hash", "compiled_schema"]
+__all__ = ["FORMAT", "SCHEMA_FILE", "MAX_WHOLE_NUMBER", "RULESET_FILE_LIMIT", "canonical_json",
+           "ruleset_hash", "compiled_schema"]
 
 FORMAT = 2
 """The compiled format this rulewright writes and reads (the schema's ``format`` enum is exactly
@@ -22,6 +23,8 @@ this; a ruleset of another format is refused with a message saying to compile ag
 SCHEMA_FILE = "compiled.schema.json"
 MAX_WHOLE_NUMBER = 2**53
 """The largest magnitude of any number in a compiled ruleset (the schema's integers too)."""
+RULESET_FILE_LIMIT = 64 * 1024 * 1024
+"""The largest compiled ruleset file read (the biggest shipped pack compiles to 0.4 MB)."""
 
 
 def canonical_json(value: Any) -> str:

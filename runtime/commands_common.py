@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from rulewright.compiled_format import MAX_WHOLE_NUMBER
+from rulewright.compiled_format import MAX_WHOLE_NUMBER, RULESET_FILE_LIMIT
 from rulewright.file_input import FileRefused, read_json_file
 from rulewright.runtime.agents import UnknownAgentError, parse_agent_list
 from rulewright.runtime.logs import MAX_SEED
@@ -91,10 +91,6 @@ def guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
-
-
-RULESET_FILE_LIMIT = 64 * 1024 * 1024
-"""The largest compiled ruleset file read (the biggest shipped pack compiles to 0.4 MB)."""
 
 
 def load_compiled(path: str) -> dict:

@@ -11,7 +11,7 @@ import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"compiler": "rulewright.compiler", "runtime": "rulewright.runtime",
-            "rulewright": "rulewright"}
+            "rulewright": "rulewright", "interop": "rulewright.interop"}
 CLI_PREFIXES = ("rulewright.runtime.cli", "rulewright.runtime.commands_")
 """The command line: ``runtime/cli.py`` and its ``runtime/commands_*.py`` modules."""
 
@@ -86,3 +86,10 @@ def test_the_statement_table_imports_neither_half():
 
 def test_there_are_no_import_cycles():
     assert list(nx.simple_cycles(GRAPH)) == []
+
+
+def test_nothing_in_rulewright_imports_the_interop_adapters():
+    """The adapters of the ``rl`` extra stand outside: the engine works without them."""
+    for module in MODULES:
+        if not module.startswith("rulewright.interop"):
+            assert not _reaches(module, "rulewright.interop"), module

@@ -115,7 +115,8 @@ def test_a_wheel_ships_the_starter_and_the_schemas_and_works_in_a_fresh_venv(tmp
     checkout: the starter pack and the schemas are package data."""
     wheels, source = tmp_path / "wheels", tmp_path / "source"
     source.mkdir()  # a copy: building writes build/ next to the sources
-    for part in ("pyproject.toml", "README.md", "rulewright", "compiler", "runtime", "schemas"):
+    for part in ("pyproject.toml", "README.md", "rulewright", "compiler", "runtime", "interop",
+                 "schemas"):
         copy = shutil.copytree if (ROOT / part).is_dir() else shutil.copy
         copy(ROOT / part, source / part, **({"ignore": shutil.ignore_patterns("__pycache__")}
                                              if (ROOT / part).is_dir() else {}))
