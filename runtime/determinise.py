@@ -105,24 +105,26 @@ def _sample(state, player: int, generator: int, seen):
         return _redraw(twin, player, generator, own=True), twin, seen
     if seen is None:
         seen = view(state, player)
-    reached = None  # the last sample that came back to the seat's decision
+    reached = None  # the last sample that came back to where the round is
     for _ in range(MAX_REPLAYS):
         twin = state.__class__(state.game, marshal.loads(marshal.dumps(start)))
         generator = _redraw(twin, player, generator, own=False)
-        generator, replayed = _replay(twin, player, secret["actions"], generator)
+        generator, replayed = _replay(twin, player, secret["actions"], generator,
+                                      state.current_player())
         if replayed:
             generator = _redraw(twin, player, generator, own=True)
             reached = twin
             if view(twin, player) == seen:
                 break
-    if reached is None:  # the round never came back to the seat: imagine from the state as is
+    if reached is None:  # no replay came back to where the round is: imagine from the state as is
         reached = state.clone()
         generator = _redraw(reached, player, generator, own=True)
     return generator, reached, seen
 
 
-def _replay(twin, player: int, actions: list, generator: int) -> tuple[int, bool]:
-    """Play a simultaneous round again from its first choice, up to ``player``'s next choice:
+def _replay(twin, player: int, actions: list, generator: int, target: int) -> tuple[int, bool]:
+    """Play a simultaneous round again from its first choice, up to where it is now (seat
+    ``target`` to choose, after every seat that chose before it):
     ``player``'s own choices as made, each meeting the chance it met; another seat's choices
     up to the last one whose effect ``player`` saw (it spent a public resource, say) as made,
     since ``player`` saw where they led; every other choice of the others at random, meeting
@@ -133,13 +135,20 @@ def _replay(twin, player: int, actions: list, generator: int) -> tuple[int, bool
     known = {seat: len(queue) if seat == player else
              max((n + 1 for n, action in enumerate(queue) if player in action[4]), default=0)
              for seat, queue in queues.items()}
+    earlier = set()  # the seats that chose before ``target`` first did
+    for action in actions:
+        if action[0] == target:
+            break
+        earlier.add(action[0])
+    acted = set()
     generator, twin.data["rng"] = rng.next64(generator)
     for _ in range(MAX_REPLAY):
         if twin.is_terminal() or not twin.in_simultaneous_round():
             return generator, False
         seat = twin.current_player()
-        if seat == player and not known.get(seat):
+        if seat == target and not known.get(seat) and earlier <= acted:
             return generator, True
+        acted.add(seat)
         if known.get(seat):
             recorded = queues[seat].pop(0)
             known[seat] -= 1

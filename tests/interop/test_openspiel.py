@@ -271,7 +271,7 @@ def test_a_simultaneous_choice_stays_unseen_by_the_seats_still_to_choose():
         rw = state.rulewright_state
         deciding = state.current_player()
         secret = rw.data["secret"]
-        committed = {seat for seat, _option in secret["actions"]} - {deciding} if secret else set()
+        committed = {action[0] for action in secret["actions"]} - {deciding} if secret else set()
         for seat in sorted(committed):
             for name in secret_values:
                 value = rw.data["values"][seat].get(name)
