@@ -313,6 +313,22 @@ def test_forged_face_is_rolled_afterwards(compiled):
     assert dark
 
 
+def test_every_player_sees_every_face_of_every_die(compiled):
+    """Important Details: "During the game, players can handle their dice to look at them as
+    long as they return the dice to their Hero Inventory in their original position." A die's
+    faces are public: an opponent's view shows each face of the dice a Hero forged, and which
+    one is up."""
+    state = table(compiled, 3)
+    v(state, 0)["gold"] = 2
+    call(state, "make_an_offering", seat=0)
+    answer(state, "face_gold3#", "light_die", "replace face 2")
+    for viewer in (1, 2):
+        seen = {d["die"]: d for d in state.view(viewer)["players"][0]["die_faces"]["dice"]}
+        assert seen["light_die"]["faces"] == [["gold"], ["gold", "gold", "gold"]] + [["gold"]] * 3 + [["sun"]]
+        assert seen["light_die"]["up"] == 1
+        assert seen["dark_die"]["faces"] == faces(state, die(state, 0, "dark"))
+
+
 # ---------------------------------------------------------------------------- heroic feats
 
 
