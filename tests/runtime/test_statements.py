@@ -53,6 +53,18 @@ def test_choice_offers_only_feasible_options(tmp_path):
     assert value(state, 0, "favor") == 1
 
 
+def test_an_optional_pick_with_nothing_to_pick_is_not_offered(tmp_path):
+    # "may choose" offers "none" first, but like any pick it needs an item: with no die in the
+    # supply the first option cannot be carried out, so the choice is not asked
+    main = "choose { may choose d in supply: move d to discard | gain 1 coin }"
+    state = new_game(tmp_path, main)
+    assert state.is_terminal() and value(state, 0, "coin") == 1
+    state = new_game(tmp_path / "b", main, dice=[DIE])
+    assert labels(state) == ["may choose d in supply: move d to discard", "gain 1 coin"]
+    pick(state, "may choose")
+    assert labels(state)[0] == "none"
+
+
 def test_any_order_lets_the_player_order_every_reward(tmp_path):
     state = new_game(tmp_path, "in any order { gain 1 coin | pay 1 coin -> gain 2 points | gain 1 favor }")
     pick(state, "next: gain 1 coin")
