@@ -130,6 +130,16 @@ def test_trigger_fires_on_each_gain_of_its_resource(tmp_path):
     assert value(state, 0, "points") == 2
 
 
+def test_a_track_gain_is_announced_with_the_steps_taken_and_not_at_its_end(tmp_path):
+    # fame has 5 positions: 4 steps of 9 are taken, then none; each announcement fires once
+    card = {"id": "herald", "deck": "deck", "abilities": [
+        {"id": "cheer", "timing": "trigger", "when": "gain fame", "effect": "gain amount favor"}]}
+    state = new_game(tmp_path, "move top(deck) to tableau; gain 1 fame; gain 9 fame; gain 2 fame",
+                     cards=[card])
+    assert value(state, 0, "fame") == 5
+    assert value(state, 0, "favor") == 5
+
+
 def test_trigger_only_fires_for_the_cards_owner_and_while_live(tmp_path):
     main = "for each p in players: gain 1 coin; move top(deck) to tableau; for each c in tableau: trash c; gain 1 coin"
     state = new_game(tmp_path, main, cards=[CARD_TRIGGER], players=2)
