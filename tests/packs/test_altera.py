@@ -16,7 +16,8 @@ from rulewright.runtime.game import Game
 from rulewright.runtime.machine import Machine
 
 from altera_kit import PACK, answer, show, table, take
-from packkit import compile_ok, move, player_values, run_procedure, zone
+from packkit import answer as answer_all
+from packkit import compile_ok, labels, move, player_values, run_procedure, zone
 
 
 
@@ -522,13 +523,13 @@ def test_craft_once_per_game_and_upgrade(compiled):
     v(state, 0)["shard"] = 10
     discard = len(zone(state, "discard", 0))
     call(state, "craft_artifact")
-    answer(state, "alchemist_1")                        # the one stack on display: no choice
+    answer(state, "a: Rune Chime", "alchemist_1")       # the one stack on display, or none
     (chime,) = zone(state, "tableau", 0)
     assert v(state, 0)["shard"] == 7
     assert [state.data["components"][c]["def"] for c in zone(state, "discard", 0)[discard:]] == ["alchemist_1"]
     state.data["components"][chime]["exhausted"] = True
     call(state, "craft_artifact")
-    answer(state, "merchant_2")
+    answer(state, "a: Rune Chime", "merchant_2")
     assert v(state, 0)["shard"] == 3                        # the upgrade, not a second copy
     assert state.data["components"][chime]["upgraded"] and not state.data["components"][chime]["exhausted"]
     assert len(zone(state, "tableau", 0)) == 1
@@ -632,3 +633,24 @@ def test_evaluation_values_what_scores_at_the_end(compiled):
     v(state, 1)["artisan_rep"] = 2
     leading = state.evaluate(0)
     assert leading > behind
+
+
+# ---------------------------------------------------------------------------- choices the rulebook leaves open
+
+
+def test_the_craft_artifact_action_may_be_declined(compiled):
+    """Artifacts: "When resolving the Craft Artifact action you may either craft an Artifact
+    or upgrade an available Artifact you already own." A player who can afford exactly one
+    Artifact may keep the Shards (for an Objective, say)."""
+    state = table(compiled)
+    for comp in list(zone(state, "artifact_display")):
+        move(state, comp, "box")
+    card(state, "rune_chime", "artifact_display")                    # costs 3 Shards
+    v(state, 0)["shard"] = 3
+    call(state, "craft_artifact")
+    assert labels(state) == ["none", "a: Rune Chime"]
+    answer(state, "none")
+    assert v(state, 0)["shard"] == 3 and zone(state, "tableau", 0) == []
+    v(state, 0)["shard"] = 2                                         # nothing affordable:
+    call(state, "craft_artifact")                                    # nothing to decide
+    assert state.data["pending"] is None and v(state, 0)["shard"] == 2
