@@ -654,3 +654,38 @@ def test_the_craft_artifact_action_may_be_declined(compiled):
     v(state, 0)["shard"] = 2                                         # nothing affordable:
     call(state, "craft_artifact")                                    # nothing to decide
     assert state.data["pending"] is None and v(state, 0)["shard"] == 2
+
+
+def test_abilities_are_offered_in_every_window_the_rulebook_allows(compiled):
+    """Once Per Round — Ability Timing: "Abilities on Artifacts and Faction cards may be used
+    at any time with the following exceptions: While resolving an Emissary deployment; While
+    recruiting dice in the Recruitment Phase ...; While resolving Guild Clashes ... Note that
+    you may use abilities at the beginning of the Reset Phase before abilities are refreshed."
+    Seat 0 holds a Divining Rod ("Once per round, draw a die") and declines it each time. It
+    is offered before its slot choice, in the next Deployment after it passed (seat 1 still
+    deploys), before the reveal, after the dice are resolved, between Recruitment and the
+    Clashes and at the start of the Reset Phase; never inside a deployment's resolution (the
+    Reputation choices), the recruiting or a clash (the Objective drawn)."""
+    state = table(compiled)
+    card(state, "divining_rod", "tableau", 0)
+    v(state, 1)["available"] = 3
+    state.data["pending"] = None
+    call(state, "play_round")
+    decisions = answer_all(state, "pass_deployment", "slot_basic_space", "basic 3",
+                           "pass_deployment", "pass_deployment")
+    rod = "use Divining Rod: Once per round, draw a die."
+    tokens = []
+    for seat, label, options in decisions:
+        token = ("ROD" if seat == 0 and rod in options
+                 else "deploy" if options[0] == "pass_deployment()"
+                 else "gain" if label.startswith("gain 1 ")
+                 else "recruit" if label.startswith(("recruit_die", "stop_recruiting"))
+                 else "clash" if label.startswith("o: ") else None)
+        if token and (not tokens or tokens[-1] != token or token == "ROD"):
+            tokens.append(token)
+    assert tokens == ["ROD", "deploy",            # Deployment 1: seat 0 passes, seat 1 slots
+                      "gain", "ROD", "deploy",    # basic 3's Reputation, then Deployment 2
+                      "ROD", "gain",              # before the reveal; resolving (Wild icons)
+                      "ROD", "recruit",           # after resolving; Recruitment
+                      "ROD", "clash",             # before the Clashes; an Objective drawn
+                      "ROD"]                      # the start of the Reset Phase
