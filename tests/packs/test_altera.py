@@ -656,6 +656,29 @@ def test_the_craft_artifact_action_may_be_declined(compiled):
     assert state.data["pending"] is None and v(state, 0)["shard"] == 2
 
 
+def test_a_favor_turns_a_die_only_until_the_reveal(compiled):
+    """Favors: "A. Spend 1 Favor during the Deploy Emissaries Phase to turn a die in your
+    active pool to any face you choose." Phase 3: "Before revealing, you may spend one Favor to
+    rotate a die in your active pool to any face ... Once the die is revealed it cannot be
+    changed." A die drawn into the pool at the Reset (the Divining Rod: "Once per round, draw a
+    die.") is not turned with a Favor until the next Deploy phase."""
+    turn = "Spend 1 Favor to turn a die in your active pool to any face"
+    state = table(compiled)
+    v(state, 0)["favor"] = 2
+    call(state, "choose_slot")                                       # during the Deploy phase
+    assert turn in labels(state)
+    call(state, "reveal_phase")                                      # and before the reveal
+    assert turn in labels(state)
+    answer(state)
+    card(state, "divining_rod", "tableau", 0)
+    call(state, "reset_phase")
+    asked = answer_all(state, "use Divining Rod", strict=True)
+    assert len(zone(state, "pool", 0)) == 1 and v(state, 0)["favor"] >= 1   # the Rod drew a die
+    # asked once, for the Rod: with the die drawn nothing else is on offer
+    assert [options for seat, _label, options in asked if seat == 0] == [
+        ["done", "use Divining Rod: Once per round, draw a die."]]
+
+
 def test_abilities_are_offered_in_every_window_the_rulebook_allows(compiled):
     """Once Per Round — Ability Timing: "Abilities on Artifacts and Faction cards may be used
     at any time with the following exceptions: While resolving an Emissary deployment; While
