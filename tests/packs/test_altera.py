@@ -656,6 +656,23 @@ def test_the_craft_artifact_action_may_be_declined(compiled):
     assert state.data["pending"] is None and v(state, 0)["shard"] == 2
 
 
+def test_harbor_baron_is_optional_and_needs_a_reputation_gained(compiled):
+    """Faction Reference: "Harbor Baron: When you gain 1 Merchant Reputation, you may gain 2
+    Coins." "May": the player can let it pass. At the top of the Merchant track no Reputation
+    is gained, so the ability has nothing to answer."""
+    state = table(compiled)
+    card(state, "harbor_baron", "faction", 0)
+    v(state, 0).update(coin=0, merchant_rep=0)
+    call(state, "gain_guild_rep", g="merchant")                     # position 1 prints nothing
+    assert labels(state) == ["skip", "use Harbor Baron: When you gain 1 Merchant Reputation, you may gain 2 Coins."]
+    answer(state, "skip")
+    assert (v(state, 0)["merchant_rep"], v(state, 0)["coin"]) == (1, 0)
+    v(state, 0)["merchant_rep"] = 10                                 # the track's end
+    call(state, "gain_guild_rep", g="merchant")
+    assert state.data["pending"] is None
+    assert (v(state, 0)["merchant_rep"], v(state, 0)["coin"]) == (10, 0)
+
+
 def test_a_favor_turns_a_die_only_until_the_reveal(compiled):
     """Favors: "A. Spend 1 Favor during the Deploy Emissaries Phase to turn a die in your
     active pool to any face you choose." Phase 3: "Before revealing, you may spend one Favor to
