@@ -1,6 +1,6 @@
 """Dice Forge written by hand in plain Python, the yardstick for rulewright's whole games.
 
-The same game as ``content/dice_forge`` (its rulebook, its illustrative faces and Heroic Feats,
+The same game as ``content/dice_forge`` (its rulebook, its published faces, its Heroic Feats,
 its reading of every rule), written the way a developer would write one game: dataclasses for
 the Heroes and their dice, dicts for the Sanctuary and the Islands, and the turn as generator
 functions that ``yield`` a :class:`Decision` whenever a player must choose. Nothing of
@@ -63,30 +63,35 @@ DARK_DIE = [("gold",), ("gold",), ("gold",), ("gold",), ("moon",), ("glory", "gl
 
 @dataclass(frozen=True)
 class Pool:
-    """One pool of the Sanctuary: identical die faces with their Gold cost."""
+    """One kind of die face of the Sanctuary: its pool, its Gold cost, its icons and how many
+    of it the pool holds (4 of one kind, or 1 of each of a mixed pool's four kinds)."""
     face: str
+    pool: int
     cost: int
     icons: tuple[str, ...]
+    count: int = 4
 
 
 SANCTUARY = [
-    Pool("face_gold3", 2, ("gold", "gold", "gold")),
-    Pool("face_moon1", 2, ("moon",)),
-    Pool("face_gold4", 3, ("gold", "gold", "gold", "gold")),
-    Pool("face_sun1", 3, ("sun",)),
-    Pool("face_gold_sun_moon", 4, ("gold_sun_moon",)),
-    Pool("face_gold2_moon1", 4, ("gold", "gold", "moon")),
-    Pool("face_triple", 5, ("triple",)),
-    Pool("face_moon2", 5, ("moon", "moon")),
-    Pool("face_sun2", 6, ("sun", "sun")),
-    Pool("face_moon1_glory2", 6, ("moon", "glory", "glory")),
-    Pool("face_gold3_or_glory2", 6, ("gold3_or_glory2",)),
-    Pool("face_glory3", 8, ("glory", "glory", "glory")),
-    Pool("face_all_four", 8, ("gold", "sun", "moon", "glory")),
-    Pool("face_glory4", 12, ("glory", "glory", "glory", "glory")),
+    Pool("face_gold3", 1, 2, ("gold", "gold", "gold")),
+    Pool("face_moon1", 2, 2, ("moon",)),
+    Pool("face_gold4", 3, 3, ("gold", "gold", "gold", "gold")),
+    Pool("face_sun1", 4, 3, ("sun",)),
+    Pool("face_gold6", 5, 4, ("gold",) * 6, 1),
+    Pool("face_gold_sun_moon", 5, 4, ("gold_sun_moon",), 1),
+    Pool("face_glory1_sun1", 5, 4, ("glory", "sun"), 1),
+    Pool("face_gold2_moon1", 5, 4, ("gold", "gold", "moon"), 1),
+    Pool("face_gold3_or_glory2", 6, 5, ("gold3_or_glory2",)),
+    Pool("face_moon2", 7, 6, ("moon", "moon")),
+    Pool("face_sun2", 8, 8, ("sun", "sun")),
+    Pool("face_glory3", 9, 8, ("glory", "glory", "glory")),
+    Pool("face_glory4", 10, 12, ("glory", "glory", "glory", "glory"), 1),
+    Pool("face_glory2_moon2", 10, 12, ("glory", "glory", "moon", "moon"), 1),
+    Pool("face_gold2_sun2_moon2", 10, 12, ("gold2_sun2_moon2",), 1),
+    Pool("face_all_four", 10, 12, ("gold", "sun", "moon", "glory"), 1),
 ]
 POOLS = {pool.face: pool for pool in SANCTUARY}
-HELM_FACE = Pool("helm_face", 0, ("triple",))
+HELM_FACE = Pool("helm_face", 0, 0, ("triple",))
 """The x3 face the Hunter's Helm forges; not sold in the Sanctuary."""
 HELM_FACES = 4
 """How many of them there are (the relics)."""
@@ -94,6 +99,7 @@ HELM_FACES = 4
 CHOICE_FACES = {
     "gold_sun_moon": (("gold", 1), ("sun", 1), ("moon", 1)),
     "gold3_or_glory2": (("gold", 3), ("glory", 2)),
+    "gold2_sun2_moon2": (("gold", 2), ("sun", 2), ("moon", 2)),
 }
 """Icons that give one of several gains, the Hero's choice: (resource, amount) per option."""
 
@@ -194,6 +200,20 @@ def icons_text(icons: tuple[str, ...]) -> str:
     return f"[{', '.join(icons)}]"
 
 
+def sanctuary_for(players: int) -> dict[str, int]:
+    """How many faces of each kind the Sanctuary holds: each pool keeps FACES_PER_POOL faces,
+    a mixed pool its kinds listed last."""
+    left = {pool.face: pool.count for pool in SANCTUARY}
+    for number in {pool.pool for pool in SANCTUARY}:
+        kinds = [pool for pool in SANCTUARY if pool.pool == number]
+        surplus = sum(pool.count for pool in kinds) - FACES_PER_POOL[players]
+        for pool in kinds:
+            taken = min(surplus, left[pool.face])
+            left[pool.face] -= taken
+            surplus -= taken
+    return left
+
+
 def new_game(players: int, seed: int) -> "DiceForge":
     """A set-up game for 2 to 4 players, run to its first decision."""
     return DiceForge(players, seed)
@@ -215,7 +235,7 @@ class DiceForge:
         self.rounds = ROUNDS[players]
         self.round_no = 0
         self.active = 0
-        self.sanctuary = {pool.face: FACES_PER_POOL[players] for pool in SANCTUARY}
+        self.sanctuary = sanctuary_for(players)
         self.islands = {feat.card: players for feat in FEATS}  # "cards per stack 4/3/2"
         self.relics = HELM_FACES
         self.occupants: dict[str, int] = {}  # portal -> seat

@@ -108,14 +108,61 @@ def test_setup_per_player_count(compiled, players, per_stack, per_pool, gold, ro
     for comp in zone(state, "islands"):
         stacks[state.data["components"][comp]["def"]] = stacks.get(state.data["components"][comp]["def"], 0) + 1
     assert set(stacks.values()) == {per_stack} and len(stacks) == 14
-    pools: dict[str, int] = {}
+    pools: dict[int, int] = {}
     for comp in zone(state, "sanctuary"):
-        pools[state.data["components"][comp]["def"]] = pools.get(state.data["components"][comp]["def"], 0) + 1
-    assert set(pools.values()) == {per_pool}
+        pool = state.game.compiled["dice"][state.data["components"][comp]["def"]]["props"]["pool"]
+        pools[pool] = pools.get(pool, 0) + 1
+    assert pools == dict.fromkeys(range(1, 11), per_pool)
     assert [v(state, s)["gold"] for s in range(players)] == gold
     assert g(state)["rounds"] == rounds
     assert all(v(state, s)["portal"] is None for s in range(players))
     assert all(len(zone(state, "dice", s)) == 2 for s in range(players))
+
+
+def test_the_sanctuary_holds_the_published_pools(compiled):
+    """Setup: "Number of die faces per pool in the Sanctuary 4 4 2". The faces and prices are
+    the published game's (the transcription lists none): ten pools at seven prices, two of
+    them mixing four different faces; the x3 face is not sold."""
+    def sanctuary(players):
+        game = Game.from_compiled(compiled, players)
+        state = State(game, new_state(game.rules, players, 1))
+        call(state, "setup")
+        by_cost: dict[int, list] = {}
+        for comp in zone(state, "sanctuary"):
+            d = state.game.compiled["dice"][state.data["components"][comp]["def"]]
+            by_cost.setdefault(d["props"]["cost"], []).append(tuple(d["faces"][0]))
+        return {cost: sorted(faces) for cost, faces in by_cost.items()}
+
+    four = sanctuary(4)
+    assert four == {
+        2: sorted([("gold",) * 3] * 4 + [("moon",)] * 4),
+        3: sorted([("gold",) * 4] * 4 + [("sun",)] * 4),
+        4: sorted([("gold",) * 6, ("gold_sun_moon",), ("glory", "sun"), ("gold", "gold", "moon")]),
+        5: [("gold3_or_glory2",)] * 4,
+        6: [("moon", "moon")] * 4,
+        8: sorted([("sun", "sun")] * 4 + [("glory",) * 3] * 4),
+        12: sorted([("glory",) * 4, ("glory", "glory", "moon", "moon"), ("gold2_sun2_moon2",),
+                    ("gold", "sun", "moon", "glory")]),
+    }
+    two = sanctuary(2)
+    assert {cost: len(faces) for cost, faces in two.items()} == {2: 4, 3: 4, 4: 2, 5: 2, 6: 2, 8: 4, 12: 2}
+    assert all(set(two[cost]) <= set(four[cost]) for cost in two)
+    assert not any(("triple",) in faces for faces in four.values())
+
+
+def test_the_two_gold_two_sun_two_moon_face_gives_one_of_them(compiled):
+    """The published 12-Gold face "2 Gold / 2 Sun / 2 Moon" gives one of the three, the Hero's
+    choice; beside an x3 face, three times that."""
+    state = table(compiled)
+    fixed_dice(state, 0, light=["gold2_sun2_moon2"], dark=["moon"])
+    v(state, 0).update(gold=0, sun=0, moon=0)
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state, "apply_light_die", "gain 2 sun")
+    assert (v(state, 0)["gold"], v(state, 0)["sun"], v(state, 0)["moon"]) == (0, 2, 1)
+    fixed_dice(state, 0, light=["gold2_sun2_moon2"], dark=["triple"])
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state, "apply_light_die", "gain 6 moon")
+    assert v(state, 0)["moon"] == 6
 
 
 @pytest.mark.parametrize("players, rounds", [(2, 9), (3, 10), (4, 9)])
@@ -298,7 +345,7 @@ def test_offering_of_strictly_different_faces_forged_in_any_order(compiled):
 def test_forged_face_is_rolled_afterwards(compiled):
     """"Forging a die face is the only way to modify a die": a forged face is one of the six
     faces rolled by later blessings."""
-    state = table(compiled)
+    state = table(compiled, 3)                  # with 2 players face_glory4's pool keeps 2 others
     light, dark = die(state, 0, "light", ["sun"]), die(state, 0, "dark", ["moon"])
     v(state, 0).update(gold=12, sun=0, moon=0, glory=0)
     call(state, "make_an_offering", seat=0)
