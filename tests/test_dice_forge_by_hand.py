@@ -32,6 +32,8 @@ import dice_forge_by_hand as by_hand  # noqa: E402
 LABEL_WORDS = {
     "next: apply_light_die()": "light_die first",
     "next: apply_dark_die()": "dark_die first",
+    "next: lose_light_die()": "light_die lost first",
+    "next: lose_dark_die()": "dark_die lost first",
     "make_an_offering()": "make an offering",
     "perform_a_heroic_feat()": "perform a heroic feat",
     "pass_the_action()": "pass",
@@ -105,18 +107,18 @@ def random_choice(descriptions: list[str], chooser: random.Random) -> int:
     return chooser.randrange(len(descriptions))
 
 
-SHOPPER_FIRST = ("Titan's Anvil", "make an offering", "take another face",
-                 "perform a heroic feat", "pay 2 sun for an extra action")
+SMITH_FIRST = ("The Blacksmith's Hammer", "perform a heroic feat", "pay 2 sun for an extra action")
 
 
-def shopper_choice(descriptions: list[str], chooser: random.Random) -> int:
-    """Buys every face it can, cheapest first, else performs a feat, Titan's Anvil whenever it
-    may: the Sanctuary runs out of cheap faces, which random play seldom reaches."""
-    for wanted in SHOPPER_FIRST:
+def smith_choice(descriptions: list[str], chooser: random.Random) -> int:
+    """Performs the Blacksmith's Hammer whenever it may and puts every Gold on a Hammer: the
+    Hammers' laps run out, which random play seldom reaches."""
+    for wanted in SMITH_FIRST:
         if wanted in descriptions:
             return descriptions.index(wanted)
-    if descriptions[0].startswith("face_"):
-        return 0
+    for option in descriptions:
+        if option.startswith("put ") and option.endswith("Gold on the Hammer"):
+            return descriptions.index(option)
     return chooser.randrange(len(descriptions))
 
 
@@ -138,8 +140,8 @@ def play_in_lockstep(compiled: dict, players: int, seed: int, choose=random_choi
         assert descriptions == [normalise_label(engine.action_label(a)) for a in actions], where
         assert hand.observation() == engine_table(engine, card_ids), where
         hero = hand.heroes[hand.current_player()]
-        if hand.islands["titans_anvil"] and not hand.anvil_faces() and hero.reserves["sun"] >= 5:
-            seen["anvil with no face to forge"] += 1
+        if hero.owns("blacksmiths_hammer") and not hero.hammer_room():
+            seen["every Hammer ridden to its end"] += 1
         action = choose(descriptions, chooser)
         engine.apply(action)
         hand.apply(action)
@@ -166,11 +168,11 @@ def test_random_games_agree_decision_by_decision_on_100_seeds(compiled, players)
         play_in_lockstep(compiled, players, seed)
 
 
-def test_titans_anvil_is_not_offered_once_no_cheap_face_is_left(compiled):
-    """The pack leaves out a feat whose effect cannot be carried out: with no Sanctuary face
-    of 6 Gold or less left, Titan's Anvil is not offered, nor the feat action if it was the
-    only one. Two-player games where everyone buys every face they can get there."""
+def test_gold_goes_to_the_reserve_once_every_hammer_is_done(compiled):
+    """A Hero whose Hammers have ridden both laps is asked nothing about Gold any more; both
+    games agree through the laps' Glory. Two-player games where the Hammer is performed
+    whenever possible and every Gold is put on it get there."""
     seen = Counter()
     for seed in range(10):
-        seen += play_in_lockstep(compiled, 2, seed, choose=shopper_choice)
-    assert seen["anvil with no face to forge"] > 0
+        seen += play_in_lockstep(compiled, 2, seed, choose=smith_choice)
+    assert seen["every Hammer ridden to its end"] > 0
