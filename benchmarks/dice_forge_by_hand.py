@@ -1,6 +1,6 @@
 """Dice Forge written by hand in plain Python, the yardstick for rulewright's whole games.
 
-The same game as ``content/dice_forge`` (its rulebook, its illustrative faces and Heroic Feats,
+The same game as ``content/dice_forge`` (its rulebook, its published faces, its Heroic Feats,
 its reading of every rule), written the way a developer would write one game: dataclasses for
 the Heroes and their dice, dicts for the Sanctuary and the Islands, and the turn as generator
 functions that ``yield`` a :class:`Decision` whenever a player must choose. Nothing of
@@ -42,7 +42,7 @@ TERMINAL = -1
 # gained are lost." Glory has no maximum.
 RESERVE_MAX = {"gold": 12, "sun": 6, "moon": 6}
 CHEST_ROOM = {"gold": 4, "sun": 3, "moon": 3}
-"""How much more each Treasure Chest lets a reserve hold."""
+"""How much more each Blacksmith's Chest lets a reserve hold."""
 RESOURCES = ("gold", "sun", "moon", "glory")
 
 # "Setup Configurations": rounds and die faces per Sanctuary pool per player count.
@@ -51,11 +51,10 @@ FACES_PER_POOL = {2: 2, 3: 4, 4: 4}
 FIRST_PLAYER_GOLD = 3
 """Player 1 starts with 3 Gold, player 2 with 2, player 3 with 1, player 4 with none."""
 EXTRA_ACTION_SUN = 2
-HAMMER_TRACK = 30
-HAMMER_REWARDS = {15: 10, 30: 15}
-"""Glory for reaching a space of the Smith's Hammer track."""
-FORGE_ANY_FACE_UP_TO = 6
-"""Titan's Anvil forges any Sanctuary face costing at most this much."""
+HAMMER_LAP = 15
+"""Spaces of the Hammer track; each Hammer token rides it twice, one token after another."""
+HAMMER_GLORY = (15, 10)
+"""Glory for finishing a Hammer's second lap and its first (by position % 30 == 0 or not)."""
 
 LIGHT_DIE = [("gold",), ("gold",), ("gold",), ("gold",), ("gold",), ("sun",)]
 DARK_DIE = [("gold",), ("gold",), ("gold",), ("gold",), ("moon",), ("glory", "glory")]
@@ -63,37 +62,44 @@ DARK_DIE = [("gold",), ("gold",), ("gold",), ("gold",), ("moon",), ("glory", "gl
 
 @dataclass(frozen=True)
 class Pool:
-    """One pool of the Sanctuary: identical die faces with their Gold cost."""
+    """One kind of die face of the Sanctuary: its pool, its Gold cost, its icons and how many
+    of it the pool holds (4 of one kind, or 1 of each of a mixed pool's four kinds)."""
     face: str
+    pool: int
     cost: int
     icons: tuple[str, ...]
+    count: int = 4
 
 
 SANCTUARY = [
-    Pool("face_gold3", 2, ("gold", "gold", "gold")),
-    Pool("face_moon1", 2, ("moon",)),
-    Pool("face_gold4", 3, ("gold", "gold", "gold", "gold")),
-    Pool("face_sun1", 3, ("sun",)),
-    Pool("face_gold_sun_moon", 4, ("gold_sun_moon",)),
-    Pool("face_gold2_moon1", 4, ("gold", "gold", "moon")),
-    Pool("face_triple", 5, ("triple",)),
-    Pool("face_moon2", 5, ("moon", "moon")),
-    Pool("face_sun2", 6, ("sun", "sun")),
-    Pool("face_moon1_glory2", 6, ("moon", "glory", "glory")),
-    Pool("face_gold3_or_glory2", 6, ("gold3_or_glory2",)),
-    Pool("face_glory3", 8, ("glory", "glory", "glory")),
-    Pool("face_all_four", 8, ("gold", "sun", "moon", "glory")),
-    Pool("face_glory4", 12, ("glory", "glory", "glory", "glory")),
+    Pool("face_gold3", 1, 2, ("gold", "gold", "gold")),
+    Pool("face_moon1", 2, 2, ("moon",)),
+    Pool("face_gold4", 3, 3, ("gold", "gold", "gold", "gold")),
+    Pool("face_sun1", 4, 3, ("sun",)),
+    Pool("face_gold6", 5, 4, ("gold",) * 6, 1),
+    Pool("face_gold_sun_moon", 5, 4, ("gold_sun_moon",), 1),
+    Pool("face_glory1_sun1", 5, 4, ("glory", "sun"), 1),
+    Pool("face_gold2_moon1", 5, 4, ("gold", "gold", "moon"), 1),
+    Pool("face_gold3_or_glory2", 6, 5, ("gold3_or_glory2",)),
+    Pool("face_moon2", 7, 6, ("moon", "moon")),
+    Pool("face_sun2", 8, 8, ("sun", "sun")),
+    Pool("face_glory3", 9, 8, ("glory", "glory", "glory")),
+    Pool("face_glory4", 10, 12, ("glory", "glory", "glory", "glory"), 1),
+    Pool("face_glory2_moon2", 10, 12, ("glory", "glory", "moon", "moon"), 1),
+    Pool("face_gold2_sun2_moon2", 10, 12, ("gold2_sun2_moon2",), 1),
+    Pool("face_all_four", 10, 12, ("gold", "sun", "moon", "glory"), 1),
 ]
 POOLS = {pool.face: pool for pool in SANCTUARY}
-HELM_FACE = Pool("helm_face", 0, ("triple",))
-"""The x3 face the Hunter's Helm forges; not sold in the Sanctuary."""
-HELM_FACES = 4
-"""How many of them there are (the relics)."""
+RELICS = {"triple_face": Pool("triple_face", 0, 0, ("triple",)),
+          "mirror_face": Pool("mirror_face", 0, 0, ("mirror",))}
+"""The Temple Gardens' special faces (four of each), forged by the Helmet of Invisibility and
+the Mirror of the Abyss; not sold in the Sanctuary."""
+RELIC_COPIES = 4
 
 CHOICE_FACES = {
     "gold_sun_moon": (("gold", 1), ("sun", 1), ("moon", 1)),
     "gold3_or_glory2": (("gold", 3), ("glory", 2)),
+    "gold2_sun2_moon2": (("gold", 2), ("sun", 2), ("moon", 2)),
 }
 """Icons that give one of several gains, the Hero's choice: (resource, amount) per option."""
 
@@ -111,25 +117,27 @@ class Feat:
 
 
 FEATS = [
-    Feat("smiths_hammer", "Smith's Hammer", "island_1", 0, 1, 0, "permanent"),
-    Feat("amber_amulet", "Amber Amulet", "island_1", 1, 0, 2, "permanent"),
-    Feat("treasure_chest", "Treasure Chest", "island_1", 1, 0, 2, "permanent"),
-    Feat("silver_stag", "Silver Stag", "island_2", 0, 2, 2, "reinforcement"),
-    Feat("night_owl", "Night Owl", "island_2", 2, 0, 4, "reinforcement"),
-    Feat("hunters_helm", "Hunter's Helm", "island_3", 0, 3, 4, "instant"),
-    Feat("stone_hermit", "Stone Hermit", "island_3", 3, 0, 4, "reinforcement"),
-    Feat("sea_nymphs", "Sea Nymphs", "island_4", 0, 4, 6, "instant"),
-    Feat("winged_sandals", "Winged Sandals", "island_4", 4, 0, 6, "permanent"),
-    Feat("oracles_mirror", "Oracle's Mirror", "island_5", 0, 5, 10, "instant"),
-    Feat("titans_anvil", "Titan's Anvil", "island_5", 5, 0, 8, "instant"),
-    Feat("gorgons_eye", "Gorgon's Eye", "island_6", 0, 6, 16, "instant"),
-    Feat("bronze_colossus", "Bronze Colossus", "island_6", 6, 0, 14, "instant"),
-    Feat("hundred_headed_serpent", "Hundred-Headed Serpent", "island_7", 5, 5, 26, "instant"),
+    Feat("blacksmiths_hammer", "The Blacksmith's Hammer", "island_1", 0, 1, 0, "instant"),
+    Feat("blacksmiths_chest", "The Blacksmith's Chest", "island_1", 0, 1, 2, "instant"),
+    Feat("silver_hind", "The Silver Hind", "island_2", 0, 2, 2, "reinforcement"),
+    Feat("satyrs", "Satyrs", "island_2", 0, 3, 6, "instant"),
+    Feat("ferryman", "Ferryman", "island_3", 0, 4, 12, "instant"),
+    Feat("helmet_of_invisibility", "Helmet of Invisibility", "island_3", 0, 5, 4, "instant"),
+    Feat("cancer", "Cancer", "island_4", 0, 6, 8, "instant"),
+    Feat("hydra", "Hydra", "island_4", 5, 5, 26, "instant"),
+    Feat("sphinx", "Sphinx", "island_4", 6, 0, 10, "instant"),
+    Feat("gorgon", "Gorgon", "island_5", 4, 0, 14, "instant"),
+    Feat("mirror_of_the_abyss", "Mirror of the Abyss", "island_5", 5, 0, 10, "instant"),
+    Feat("guardians_owl", "The Guardian's Owl", "island_6", 2, 0, 4, "reinforcement"),
+    Feat("minotaur", "Minotaur", "island_6", 3, 0, 8, "instant"),
+    Feat("the_elder", "The Elder", "island_7", 1, 0, 0, "reinforcement"),
+    Feat("wild_spirits", "Wild Spirits", "island_7", 1, 0, 2, "instant"),
 ]
 FEATS_BY_CARD = {feat.card: feat for feat in FEATS}
-HERMIT_PRICE = 3
-HERMIT_GLORY = 4
-SANDALS_GLORY = 3
+ELDER_PRICE = 3
+ELDER_GLORY = 4
+SPHINX_BLESSINGS = 4
+WILD_SPIRITS = {"gold": 3, "moon": 3}
 
 # ----------------------------------------------------------------------------- the table
 
@@ -171,14 +179,18 @@ class Hero:
         return (self.light, self.dark)
 
     def owns(self, card: str) -> int:
-        """How many copies of a Pile 2 (permanent) card the Hero has."""
-        return self.piles["permanent"].count(card)
+        """How many copies of a Pile 1 (instant) card the Hero has."""
+        return self.piles["instant"].count(card)
 
     def reserve_max(self, resource: str) -> int | None:
-        """The most a reserve holds; each Treasure Chest makes room for more."""
+        """The most a reserve holds; each Blacksmith's Chest makes room for more."""
         if resource not in RESERVE_MAX:
             return None
-        return RESERVE_MAX[resource] + CHEST_ROOM[resource] * self.owns("treasure_chest")
+        return RESERVE_MAX[resource] + CHEST_ROOM[resource] * self.owns("blacksmiths_chest")
+
+    def hammer_room(self) -> int:
+        """How far the Hero's Hammer tokens can still go (two laps each)."""
+        return 2 * HAMMER_LAP * self.owns("blacksmiths_hammer") - self.hammer
 
 
 @dataclass
@@ -192,6 +204,20 @@ class Decision:
 def icons_text(icons: tuple[str, ...]) -> str:
     """A face's icons in brackets: ``[gold, gold, moon]``."""
     return f"[{', '.join(icons)}]"
+
+
+def sanctuary_for(players: int) -> dict[str, int]:
+    """How many faces of each kind the Sanctuary holds: each pool keeps FACES_PER_POOL faces,
+    a mixed pool its kinds listed last."""
+    left = {pool.face: pool.count for pool in SANCTUARY}
+    for number in {pool.pool for pool in SANCTUARY}:
+        kinds = [pool for pool in SANCTUARY if pool.pool == number]
+        surplus = sum(pool.count for pool in kinds) - FACES_PER_POOL[players]
+        for pool in kinds:
+            taken = min(surplus, left[pool.face])
+            left[pool.face] -= taken
+            surplus -= taken
+    return left
 
 
 def new_game(players: int, seed: int) -> "DiceForge":
@@ -215,9 +241,9 @@ class DiceForge:
         self.rounds = ROUNDS[players]
         self.round_no = 0
         self.active = 0
-        self.sanctuary = {pool.face: FACES_PER_POOL[players] for pool in SANCTUARY}
+        self.sanctuary = sanctuary_for(players)
         self.islands = {feat.card: players for feat in FEATS}  # "cards per stack 4/3/2"
-        self.relics = HELM_FACES
+        self.relics = dict.fromkeys(RELICS, RELIC_COPIES)
         self.occupants: dict[str, int] = {}  # portal -> seat
         self._play = self.play()
         self._pending: Decision | None = next(self._play, None)
@@ -282,7 +308,7 @@ class DiceForge:
             } for hero in self.heroes],
             "sanctuary": {face: n for face, n in self.sanctuary.items() if n},
             "islands": {card: n for card, n in self.islands.items() if n},
-            "relics": self.relics,
+            "relics": sum(self.relics.values()),
             "occupants": dict(sorted(self.occupants.items())),
         }
 
@@ -322,9 +348,15 @@ class DiceForge:
         yield from self.extra_action(hero)
 
     def all_players_blessed(self) -> Play:
-        """I. All players receive a divine blessing, in turn order from the active player."""
-        for offset in range(self.num_players):
-            yield from self.divine_blessing(self.heroes[(self.active + offset) % self.num_players])
+        """I. All players receive a divine blessing at once: everyone rolls, then each applies
+        their faces, in turn order from the active player."""
+        order = [self.heroes[(self.active + offset) % self.num_players]
+                 for offset in range(self.num_players)]
+        for hero in order:
+            for die in hero.dice:
+                self.roll(die)
+        for hero in order:
+            yield from self.apply_rolled_dice(hero)
 
     # ------------------------------------------------------------------ blessings and gains
 
@@ -337,6 +369,10 @@ class DiceForge:
         (not asked when the faces are the same: either order gives the same)."""
         for die in hero.dice:
             self.roll(die)
+        yield from self.apply_rolled_dice(hero)
+
+    def apply_rolled_dice(self, hero: Hero) -> Play:
+        """Apply the two faces showing, in the order of the Hero's choice."""
         order = [hero.light, hero.dark]
         if hero.light.top != hero.dark.top:
             first = yield Decision(hero.seat, order, lambda die: f"{die.name} first")
@@ -353,8 +389,17 @@ class DiceForge:
         yield from self.gain_face(hero, die.top, 1)
 
     def gain_face(self, hero: Hero, icons: tuple[str, ...], times: int) -> Play:
-        """Gain what a face shows, ``times`` times: each resource icon one of its kind, then
-        each choice icon one of the gains it offers."""
+        """Gain what a face shows, ``times`` times; a mirror face then copies a rolled face of
+        an opponent's die."""
+        yield from self.gain_icons(hero, icons, times)
+        for _ in range(icons.count("mirror")):
+            copied = yield from self.rolled_face_to_copy(hero)
+            if copied is not None:
+                yield from self.gain_icons(hero, copied.top, times)
+
+    def gain_icons(self, hero: Hero, icons: tuple[str, ...], times: int) -> Play:
+        """Each resource icon one of its kind, then each choice icon one of the gains it
+        offers."""
         for resource in RESOURCES:
             if resource in icons:
                 yield from self.gain(hero, resource, times * icons.count(resource))
@@ -365,37 +410,52 @@ class DiceForge:
                     hero.seat, options, lambda gain: f"gain {gain[1]} {gain[0]}")
                 yield from self.gain(hero, resource, amount)
 
-    def gain(self, hero: Hero, resource: str, amount: int) -> Play:
-        """Add to a reserve up to its maximum (the rest is lost); Gold gained may go on the
-        Smith's Hammer."""
-        if amount <= 0:
-            return
-        before = hero.reserves[resource]
-        ceiling = hero.reserve_max(resource)
-        hero.reserves[resource] = before + amount if ceiling is None \
-            else min(before + amount, ceiling)
-        gained = hero.reserves[resource] - before
-        if resource == "gold" and gained > 0 and "smiths_hammer" in hero.piles["permanent"]:
-            yield from self.smiths_hammer(hero, gained)
+    def rolled_face_to_copy(self, hero: Hero) -> Play:
+        """An opponent's die showing a face other than a mirror, the player's pick (None if
+        there is none): first the opponent, then the die."""
+        opponents = [other for other in self.heroes if other is not hero
+                     and any("mirror" not in die.top for die in other.dice)]
+        if not opponents:
+            return None
+        other = yield from self.ask(hero.seat, opponents, lambda o: f"player {o.seat + 1}")
+        dice = [die for die in other.dice if "mirror" not in die.top]
+        return (yield from self.ask(hero.seat, dice, Die.describe))
 
-    def smiths_hammer(self, hero: Hero, gold: int) -> Play:
-        """Each Hammer offers to move the Gold just gained onto its track (15: 10 Glory;
-        30: 15 more), if the track was not full when the Gold came in and the Gold is still
-        in the reserve."""
-        if hero.hammer >= HAMMER_TRACK:
-            return
-        for _ in range(hero.owns("smiths_hammer")):
-            if hero.reserves["gold"] < gold:
-                continue
-            put = yield Decision(hero.seat, [False, True],
-                                 lambda yes: f"put {gold} gold on the Hammer" if yes else "decline")
-            if put:
-                hero.reserves["gold"] -= gold
-                for _ in range(gold):
-                    if hero.hammer == HAMMER_TRACK:
-                        break
-                    hero.hammer += 1
-                    hero.reserves["glory"] += HAMMER_REWARDS.get(hero.hammer, 0)
+    def gain(self, hero: Hero, resource: str, amount: int) -> Play:
+        """Add to a reserve up to its maximum (the rest is lost); Gold may go on a Hammer."""
+        if resource == "gold":
+            yield from self.gain_gold(hero, amount)
+        else:
+            self.add(hero, resource, amount)
+
+    def add(self, hero: Hero, resource: str, amount: int) -> None:
+        """Put resources in a reserve, up to its maximum."""
+        ceiling = hero.reserve_max(resource)
+        total = hero.reserves[resource] + max(amount, 0)
+        hero.reserves[resource] = total if ceiling is None else min(total, ceiling)
+
+    def gain_gold(self, hero: Hero, gold: int) -> Play:
+        """With room on a Hammer the Hero puts the Gold in the reserve, on the Hammer (what
+        does not fit goes to the reserve), or one Gold on the Hammer, deciding again about the
+        rest."""
+        while gold > 0 and hero.hammer_room() > 0:
+            options = ["reserve", "hammer"] + (["one"] if gold > 1 else [])
+            where = yield Decision(hero.seat, options, lambda o, k=gold: {
+                "reserve": f"put {k} Gold in the reserve", "hammer": f"put {k} Gold on the Hammer",
+                "one": "put 1 Gold on the Hammer, then decide about the rest"}[o])
+            if where == "reserve":
+                break
+            put = min(gold, hero.hammer_room()) if where == "hammer" else 1
+            self.advance_hammer(hero, put)
+            gold -= put
+        self.add(hero, "gold", gold)
+
+    def advance_hammer(self, hero: Hero, spaces: int) -> None:
+        """Move the Hammer token; each lap's last space gives its Glory."""
+        for _ in range(spaces):
+            hero.hammer += 1
+            if hero.hammer % HAMMER_LAP == 0:
+                hero.reserves["glory"] += HAMMER_GLORY[(hero.hammer // HAMMER_LAP) % 2]
 
     # ------------------------------------------------------------------ step II
 
@@ -405,7 +465,7 @@ class DiceForge:
         used = [False] * len(cards)
         while True:
             usable = [i for i, card in enumerate(cards) if not used[i]
-                      and (card != "stone_hermit" or hero.reserves["gold"] >= HERMIT_PRICE)]
+                      and (card != "the_elder" or hero.reserves["gold"] >= ELDER_PRICE)]
             if not usable:
                 return
             choice = yield Decision(hero.seat, [None] + usable, lambda i: (
@@ -417,14 +477,14 @@ class DiceForge:
 
     def reinforcement(self, hero: Hero, card: str) -> Play:
         """The effect of a Pile 3 card."""
-        if card == "silver_stag":
+        if card == "silver_hind":
             yield from self.minor_blessing(hero)
-        elif card == "night_owl":
+        elif card == "guardians_owl":
             resource = yield Decision(hero.seat, ["gold", "sun", "moon"], lambda r: f"gain 1 {r}")
             yield from self.gain(hero, resource, 1)
-        elif card == "stone_hermit":
-            hero.reserves["gold"] -= HERMIT_PRICE
-            yield from self.gain(hero, "glory", HERMIT_GLORY)
+        elif card == "the_elder":
+            hero.reserves["gold"] -= ELDER_PRICE
+            yield from self.gain(hero, "glory", ELDER_GLORY)
 
     # ------------------------------------------------------------------ steps III and IV
 
@@ -507,7 +567,6 @@ class DiceForge:
         die.faces[index] = pool.icons
         die.up = index
         hero.forged.append(pool.face)
-        hero.reserves["glory"] += hero.owns("amber_amulet")
 
     # ------------------------------------------------------------------ B) the heroic feat
 
@@ -515,13 +574,7 @@ class DiceForge:
         """The stacks with a card left that the Hero can pay for, whose effect can be done."""
         sun, moon = hero.reserves["sun"], hero.reserves["moon"]
         return [feat for feat in FEATS
-                if self.islands[feat.card] and feat.sun <= sun and feat.moon <= moon
-                and (feat.card != "titans_anvil" or self.anvil_faces())]
-
-    def anvil_faces(self) -> list[Pool]:
-        """The pools Titan's Anvil can forge a face from."""
-        return [pool for pool in SANCTUARY
-                if self.sanctuary[pool.face] and pool.cost <= FORGE_ANY_FACE_UP_TO]
+                if self.islands[feat.card] and feat.sun <= sun and feat.moon <= moon]
 
     def perform_a_heroic_feat(self, hero: Hero) -> Play:
         """Pay the card's cost, move to its island's portal (ousting whoever is there), apply
@@ -547,26 +600,83 @@ class DiceForge:
         if ousted is not None:
             other = self.heroes[ousted]
             other.portal = None
-            other.reserves["glory"] += SANDALS_GLORY * other.owns("winged_sandals")
             yield from self.divine_blessing(other)
 
     def feat_effect(self, hero: Hero, feat: Feat) -> Play:
         """The effect of a Heroic Feat card, "if any"."""
-        if feat.card == "hunters_helm" and self.relics:
-            yield from self.forge(hero, HELM_FACE)
-            self.relics -= 1
-        elif feat.card == "sea_nymphs":
-            for _ in range(2):
-                yield from self.minor_blessing(hero)
-        elif feat.card == "oracles_mirror":
+        relic = {"helmet_of_invisibility": "triple_face", "mirror_of_the_abyss": "mirror_face"}
+        if feat.card in relic and self.relics[relic[feat.card]]:
+            yield from self.forge(hero, RELICS[relic[feat.card]])
+            self.relics[relic[feat.card]] -= 1
+        elif feat.card == "satyrs":
+            yield from self.satyrs(hero)
+        elif feat.card == "cancer":
             for _ in range(2):
                 yield from self.divine_blessing(hero)
-        elif feat.card == "titans_anvil":
-            pool = yield from self.ask(hero.seat, self.anvil_faces(), describe_pool)
-            yield from self.forge(hero, pool)
-            self.sanctuary[pool.face] -= 1
-        elif feat.card == "bronze_colossus":
-            yield from self.divine_blessing(hero)
+        elif feat.card == "sphinx":
+            die = yield from self.ask(hero.seat, list(hero.dice), Die.describe)
+            for _ in range(SPHINX_BLESSINGS):
+                self.roll(die)
+                yield from self.gain_face(hero, die.top, 1)
+        elif feat.card == "minotaur":
+            yield from self.minotaur(hero)
+        elif feat.card == "wild_spirits":
+            for resource, amount in WILD_SPIRITS.items():
+                yield from self.gain(hero, resource, amount)
+
+    def satyrs(self, hero: Hero) -> Play:
+        """The others roll their dice; the Hero applies two of the rolled faces, the first
+        chosen first, as a divine blessing (an x3 face triples the other)."""
+        others = [other for other in self.heroes if other is not hero]
+        for other in others:
+            for die in other.dice:
+                self.roll(die)
+        describe = lambda o: f"player {o.seat + 1}"  # noqa: E731
+        chosen: list[Die] = []
+        for _ in range(2):
+            other = yield from self.ask(hero.seat, others, describe)
+            dice = [die for die in other.dice if all(die is not c for c in chosen)]
+            chosen.append((yield from self.ask(hero.seat, dice, Die.describe)))
+        first, second = chosen
+        yield from self.gain_face(hero, first.top, 3 if "triple" in second.top else 1)
+        yield from self.gain_face(hero, second.top, 3 if "triple" in first.top else 1)
+
+    def minotaur(self, hero: Hero) -> Play:
+        """Each other Hero, in turn order after the active one, rolls both dice and loses what
+        they show, in the order of their choice."""
+        for offset in range(1, self.num_players):
+            other = self.heroes[(hero.seat + offset) % self.num_players]
+            for die in other.dice:
+                self.roll(die)
+            order = [other.light, other.dark]
+            if other.light.top != other.dark.top:
+                first = yield Decision(other.seat, order, lambda die: f"{die.name} lost first")
+                order = [first, other.dark if first is other.light else other.light]
+            for die in order:
+                times = 3 if "triple" in (other.dark if die is other.light else other.light).top else 1
+                yield from self.lose_icons(other, die.top, times)
+                for _ in range(die.top.count("mirror")):
+                    copied = yield from self.rolled_face_to_copy(other)
+                    if copied is not None:
+                        yield from self.lose_icons(other, copied.top, times)
+
+    def lose_icons(self, hero: Hero, icons: tuple[str, ...], times: int) -> Play:
+        """What a face would give, lost instead (a reserve stops at 0); of a choice face the
+        Hero picks what to lose."""
+        for resource in RESOURCES:
+            if resource in icons:
+                self.lose(hero, resource, times * icons.count(resource))
+        for icon, gains in CHOICE_FACES.items():
+            for _ in range(icons.count(icon) if icon in icons else 0):
+                options = [(resource, amount * times) for resource, amount in gains]
+                resource, amount = yield from self.ask(
+                    hero.seat, options, lambda loss: f"lose {loss[1]} {loss[0]}")
+                self.lose(hero, resource, amount)
+
+    @staticmethod
+    def lose(hero: Hero, resource: str, amount: int) -> None:
+        """Take resources from a reserve, down to 0."""
+        hero.reserves[resource] = max(hero.reserves[resource] - amount, 0)
 
     # ------------------------------------------------------------------ the end
 

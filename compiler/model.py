@@ -53,7 +53,7 @@ class Definition:
     """Common to every entry of a pack: its id, provenance and location."""
 
     id: str
-    source: str  # "rulebook" | "illustrative"
+    source: str  # "rulebook" | "published" | "illustrative"
     loc: Loc
     kind: str = ""  # "resource" | "track" | "zone" | ... (set by each subclass)
     description: str = ""

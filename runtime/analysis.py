@@ -121,7 +121,7 @@ class Analysis:
             result = self._always_feasible(node["then"]) and \
                 self._always_feasible(node["otherwise"])
         elif op == "chooseitem":
-            result = node["optional"]
+            result = False  # a pick, optional or not, needs something to pick from
         elif op == "invoke":
             proc = self.rules.procedures.get(node["name"])
             result = proc is not None and self._always_feasible(proc["effect"])

@@ -73,8 +73,9 @@ def _summary(diagnostics, pack=None) -> dict:
 
 
 def _provenance(pack) -> dict:
-    """How much of the pack is transcribed from the rulebook, and how much is placeholder."""
-    counts = {"rulebook": 0, "illustrative": 0}
+    """How much of the pack is transcribed from the rulebook, how much is taken from the
+    published components, and how much is placeholder."""
+    counts = {"rulebook": 0, "published": 0, "illustrative": 0}
     for table in (pack.resources, pack.tracks, pack.vars, pack.zones, pack.component_types,
                   pack.dice, pack.cards, pack.spaces, pack.procedures, pack.variants):
         for definition in table.values():
@@ -106,7 +107,7 @@ def cmd_validate(args) -> int:
             entries = summary["entries"]
             print(f"{pack.id}: {len(pack.cards)} cards, {len(pack.procedures)} procedures, "
                   f"{len(pack.dice)} dice; {entries['rulebook']} entries from the rulebook, "
-                  f"{entries['illustrative']} illustrative; "
+                  f"{entries['published']} published, {entries['illustrative']} illustrative; "
                   f"{_plural(summary['errors'], 'error')}, "
                   f"{_plural(summary['warnings'], 'warning')}")
     return EXIT_CONTENT if summary["errors"] else EXIT_OK

@@ -2,7 +2,9 @@
 
 Others' owner-only values and zones, the contents of hidden zones (their owner sees what is in
 them, not in which order), others' pending options, the agenda and the random generator are
-never shown.
+never shown. A die a player can see is seen whole: besides its up face (in the zone's list),
+``die_faces`` gives every face of each die in the zones shown, so a die whose faces were
+replaced (forged) can be read by anyone at the table, as its owner can hand it round.
 """
 
 from __future__ import annotations
@@ -23,17 +25,26 @@ def view(state, player: int) -> dict:
         for name, value in sorted(d["values"][seat].items()):
             visibility = rules.visibility.get(name, "public")
             values[name] = value if visibility == "public" or seat == player else "hidden"
-        zones = {}
+        zones, faces = {}, {}
         for zid, zdef in sorted(rules.zones.items()):
             if zdef["scope"] != "player":
                 continue
-            zones[zid] = _zone_view(machine, zdef, d["zones"][f"{seat}:{zid}"], seat == player)
-        out["players"].append({"seat": seat, "values": values, "zones": zones})
+            comps = d["zones"][f"{seat}:{zid}"]
+            zones[zid] = _zone_view(machine, zdef, comps, seat == player)
+            if isinstance(zones[zid], list):
+                _whole_dice(machine, comps, zid, faces)
+        out["players"].append({"seat": seat, "values": values, "zones": zones,
+                               "die_faces": faces})
     for name, value in sorted(d["shared"].items()):
         out["shared"][name] = value if rules.visibility.get(name, "public") == "public" \
             else "hidden"
-    out["zones"] = {zid: _zone_view(machine, zdef, d["zones"][f"g:{zid}"], False)
-                    for zid, zdef in sorted(rules.zones.items()) if zdef["scope"] == "global"}
+    out["zones"], out["die_faces"] = {}, {}
+    for zid, zdef in sorted(rules.zones.items()):
+        if zdef["scope"] == "global":
+            comps = d["zones"][f"g:{zid}"]
+            out["zones"][zid] = _zone_view(machine, zdef, comps, False)
+            if isinstance(out["zones"][zid], list):
+                _whole_dice(machine, comps, zid, out["die_faces"])
     out["occupancy"] = {k: list(v) for k, v in sorted(d["occupants"].items())}
     pending = d["pending"]
     if pending is not None:
@@ -52,6 +63,21 @@ def seen_component(rt, comp_id: str) -> str:
     if comp["kind"] == "die":
         return f"{comp['def']} [{', '.join(rt.icons(comp_id)) or 'blank'}]"
     return rt.label(comp_id)
+
+
+def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
+    """Every face of each die of a shown zone that has more than one (``out[zid]``, in the
+    zone's order; a one-faced component such as a loose die face is whole in the zone's list)."""
+    dice = []
+    for comp_id in comps:
+        comp = rt.comps[comp_id]
+        if comp["kind"] == "die":
+            faces = rt.faces(comp_id)
+            if len(faces) > 1:
+                dice.append({"die": comp["def"], "up": comp["face"],
+                             "faces": [list(face) for face in faces]})
+    if dice:
+        out[zid] = dice
 
 
 def _zone_view(rt, zdef: dict, comps: list, mine: bool):

@@ -3,7 +3,8 @@
 A resource or var is a number (or any value, for a var) per seat or shared, kept within its
 bounds; a track is a position from 0 to its length, and gaining on it steps one position at a
 time, each position's printed reward running as it is reached. Gains, payments and losses that
-change something are announced (``gain:coin``) so triggered abilities can answer them.
+change something are announced (``gain:coin``, with the amount that changed) so triggered
+abilities can answer them: a gain on a full resource or a track at its end announces nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ def gain(rt, who, name: str, n) -> bool:
         if n == 0:
             return False
     if name in rt.rules.tracks:
+        # a track at its end takes no step: nothing is gained, nothing announced
+        n = min(n, rt.rules.tracks[name]["length"] - rt.value(who, name))
+        if n <= 0:
+            return False
         if rt.rules.analysis.track_inline[name]:
             step_along(rt, who, name, n)
             return fire(rt, "gain:" + name, who, {"amount": n, "target": name, "player": who})

@@ -133,7 +133,9 @@ def test_spaces_on_cards_and_on_the_board(altera):
     assert "Space 1 (requires: it shows Artisanry): Gain 2 Influence." in card
     assert explain_entry(altera, "artisan_forge_hall_3").endswith("(Printed on Forge Hall.)")
     assert explain_entry(altera, "basic_1").startswith(
-        "Basic 1: In any order: unlock reserve, draw a die and reroll any number of your dice.")
+        "Basic 1: Unlock reserve, then draw a die, then reroll any number of your dice.")
+    assert explain_entry(altera, "basic_2").startswith(
+        "Basic 2: In any order: gain 1 Reputation in any Guild or the High Council and resolve die.")
 
 
 def test_abilities_read_as_the_card_prints_them(altera):

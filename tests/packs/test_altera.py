@@ -16,7 +16,8 @@ from rulewright.runtime.game import Game
 from rulewright.runtime.machine import Machine
 
 from altera_kit import PACK, answer, show, table, take
-from packkit import compile_ok, move, player_values, run_procedure, zone
+from packkit import answer as answer_all
+from packkit import compile_ok, labels, move, player_values, run_procedure, zone
 
 
 
@@ -522,13 +523,13 @@ def test_craft_once_per_game_and_upgrade(compiled):
     v(state, 0)["shard"] = 10
     discard = len(zone(state, "discard", 0))
     call(state, "craft_artifact")
-    answer(state, "alchemist_1")                        # the one stack on display: no choice
+    answer(state, "a: Rune Chime", "alchemist_1")       # the one stack on display, or none
     (chime,) = zone(state, "tableau", 0)
     assert v(state, 0)["shard"] == 7
     assert [state.data["components"][c]["def"] for c in zone(state, "discard", 0)[discard:]] == ["alchemist_1"]
     state.data["components"][chime]["exhausted"] = True
     call(state, "craft_artifact")
-    answer(state, "merchant_2")
+    answer(state, "a: Rune Chime", "merchant_2")
     assert v(state, 0)["shard"] == 3                        # the upgrade, not a second copy
     assert state.data["components"][chime]["upgraded"] and not state.data["components"][chime]["exhausted"]
     assert len(zone(state, "tableau", 0)) == 1
@@ -632,3 +633,99 @@ def test_evaluation_values_what_scores_at_the_end(compiled):
     v(state, 1)["artisan_rep"] = 2
     leading = state.evaluate(0)
     assert leading > behind
+
+
+# ---------------------------------------------------------------------------- choices the rulebook leaves open
+
+
+def test_the_craft_artifact_action_may_be_declined(compiled):
+    """Artifacts: "When resolving the Craft Artifact action you may either craft an Artifact
+    or upgrade an available Artifact you already own." A player who can afford exactly one
+    Artifact may keep the Shards (for an Objective, say)."""
+    state = table(compiled)
+    for comp in list(zone(state, "artifact_display")):
+        move(state, comp, "box")
+    card(state, "rune_chime", "artifact_display")                    # costs 3 Shards
+    v(state, 0)["shard"] = 3
+    call(state, "craft_artifact")
+    assert labels(state) == ["none", "a: Rune Chime"]
+    answer(state, "none")
+    assert v(state, 0)["shard"] == 3 and zone(state, "tableau", 0) == []
+    v(state, 0)["shard"] = 2                                         # nothing affordable:
+    call(state, "craft_artifact")                                    # nothing to decide
+    assert state.data["pending"] is None and v(state, 0)["shard"] == 2
+
+
+def test_harbor_baron_is_optional_and_needs_a_reputation_gained(compiled):
+    """Faction Reference: "Harbor Baron: When you gain 1 Merchant Reputation, you may gain 2
+    Coins." "May": the player can let it pass. At the top of the Merchant track no Reputation
+    is gained, so the ability has nothing to answer."""
+    state = table(compiled)
+    card(state, "harbor_baron", "faction", 0)
+    v(state, 0).update(coin=0, merchant_rep=0)
+    call(state, "gain_guild_rep", g="merchant")                     # position 1 prints nothing
+    assert labels(state) == ["skip", "use Harbor Baron: When you gain 1 Merchant Reputation, you may gain 2 Coins."]
+    answer(state, "skip")
+    assert (v(state, 0)["merchant_rep"], v(state, 0)["coin"]) == (1, 0)
+    v(state, 0)["merchant_rep"] = 10                                 # the track's end
+    call(state, "gain_guild_rep", g="merchant")
+    assert state.data["pending"] is None
+    assert (v(state, 0)["merchant_rep"], v(state, 0)["coin"]) == (10, 0)
+
+
+def test_a_favor_turns_a_die_only_until_the_reveal(compiled):
+    """Favors: "A. Spend 1 Favor during the Deploy Emissaries Phase to turn a die in your
+    active pool to any face you choose." Phase 3: "Before revealing, you may spend one Favor to
+    rotate a die in your active pool to any face ... Once the die is revealed it cannot be
+    changed." A die drawn into the pool at the Reset (the Divining Rod: "Once per round, draw a
+    die.") is not turned with a Favor until the next Deploy phase."""
+    turn = "Spend 1 Favor to turn a die in your active pool to any face"
+    state = table(compiled)
+    v(state, 0)["favor"] = 2
+    call(state, "choose_slot")                                       # during the Deploy phase
+    assert turn in labels(state)
+    call(state, "reveal_phase")                                      # and before the reveal
+    assert turn in labels(state)
+    answer(state)
+    card(state, "divining_rod", "tableau", 0)
+    call(state, "reset_phase")
+    asked = answer_all(state, "use Divining Rod", strict=True)
+    assert len(zone(state, "pool", 0)) == 1 and v(state, 0)["favor"] >= 1   # the Rod drew a die
+    # asked once, for the Rod: with the die drawn nothing else is on offer
+    assert [options for seat, _label, options in asked if seat == 0] == [
+        ["done", "use Divining Rod: Once per round, draw a die."]]
+
+
+def test_abilities_are_offered_in_every_window_the_rulebook_allows(compiled):
+    """Once Per Round — Ability Timing: "Abilities on Artifacts and Faction cards may be used
+    at any time with the following exceptions: While resolving an Emissary deployment; While
+    recruiting dice in the Recruitment Phase ...; While resolving Guild Clashes ... Note that
+    you may use abilities at the beginning of the Reset Phase before abilities are refreshed."
+    Seat 0 holds a Divining Rod ("Once per round, draw a die") and declines it each time. It
+    is offered before its slot choice, in the next Deployment after it passed (seat 1 still
+    deploys), before the reveal, after the dice are resolved, between Recruitment and the
+    Clashes and at the start of the Reset Phase; never inside a deployment's resolution (the
+    Reputation choices), the recruiting or a clash (the Objective drawn)."""
+    state = table(compiled)
+    card(state, "divining_rod", "tableau", 0)
+    v(state, 1)["available"] = 3
+    state.data["pending"] = None
+    call(state, "play_round")
+    decisions = answer_all(state, "pass_deployment", "slot_basic_space", "basic 3",
+                           "pass_deployment", "pass_deployment")
+    rod = "use Divining Rod: Once per round, draw a die."
+    tokens = []
+    for seat, label, options in decisions:
+        token = ("ROD" if seat == 0 and rod in options
+                 else "deploy" if options[0] == "pass_deployment()"
+                 else "gain" if label.startswith("gain 1 ")
+                 else "recruit" if label.startswith(("recruit_die", "stop_recruiting"))
+                 else "clash" if label.startswith("o: ") else None)
+        if token and (not tokens or tokens[-1] != token or token == "ROD"):
+            tokens.append(token)
+    assert tokens == ["ROD", "deploy",            # Deployment 1: seat 0 passes, seat 1 slots
+                      "gain", "ROD", "deploy",    # basic 3's Reputation, then Deployment 2
+                      "ROD", "gain",              # before the reveal; resolving (Wild icons)
+                      "ROD", "recruit",           # after resolving; Recruitment
+                      "ROD", "clash",             # before the Clashes; an Objective drawn
+                      "ROD"]                      # the start of the Reset Phase

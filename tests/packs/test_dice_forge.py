@@ -107,15 +107,62 @@ def test_setup_per_player_count(compiled, players, per_stack, per_pool, gold, ro
     stacks: dict[str, int] = {}
     for comp in zone(state, "islands"):
         stacks[state.data["components"][comp]["def"]] = stacks.get(state.data["components"][comp]["def"], 0) + 1
-    assert set(stacks.values()) == {per_stack} and len(stacks) == 14
-    pools: dict[str, int] = {}
+    assert set(stacks.values()) == {per_stack} and len(stacks) == 15      # "15 + 9 sets": the 15
+    pools: dict[int, int] = {}
     for comp in zone(state, "sanctuary"):
-        pools[state.data["components"][comp]["def"]] = pools.get(state.data["components"][comp]["def"], 0) + 1
-    assert set(pools.values()) == {per_pool}
+        pool = state.game.compiled["dice"][state.data["components"][comp]["def"]]["props"]["pool"]
+        pools[pool] = pools.get(pool, 0) + 1
+    assert pools == dict.fromkeys(range(1, 11), per_pool)
     assert [v(state, s)["gold"] for s in range(players)] == gold
     assert g(state)["rounds"] == rounds
     assert all(v(state, s)["portal"] is None for s in range(players))
     assert all(len(zone(state, "dice", s)) == 2 for s in range(players))
+
+
+def test_the_sanctuary_holds_the_published_pools(compiled):
+    """Setup: "Number of die faces per pool in the Sanctuary 4 4 2". The faces and prices are
+    the published game's (the transcription lists none): ten pools at seven prices, two of
+    them mixing four different faces; the x3 face is not sold."""
+    def sanctuary(players):
+        game = Game.from_compiled(compiled, players)
+        state = State(game, new_state(game.rules, players, 1))
+        call(state, "setup")
+        by_cost: dict[int, list] = {}
+        for comp in zone(state, "sanctuary"):
+            d = state.game.compiled["dice"][state.data["components"][comp]["def"]]
+            by_cost.setdefault(d["props"]["cost"], []).append(tuple(d["faces"][0]))
+        return {cost: sorted(faces) for cost, faces in by_cost.items()}
+
+    four = sanctuary(4)
+    assert four == {
+        2: sorted([("gold",) * 3] * 4 + [("moon",)] * 4),
+        3: sorted([("gold",) * 4] * 4 + [("sun",)] * 4),
+        4: sorted([("gold",) * 6, ("gold_sun_moon",), ("glory", "sun"), ("gold", "gold", "moon")]),
+        5: [("gold3_or_glory2",)] * 4,
+        6: [("moon", "moon")] * 4,
+        8: sorted([("sun", "sun")] * 4 + [("glory",) * 3] * 4),
+        12: sorted([("glory",) * 4, ("glory", "glory", "moon", "moon"), ("gold2_sun2_moon2",),
+                    ("gold", "sun", "moon", "glory")]),
+    }
+    two = sanctuary(2)
+    assert {cost: len(faces) for cost, faces in two.items()} == {2: 4, 3: 4, 4: 2, 5: 2, 6: 2, 8: 4, 12: 2}
+    assert all(set(two[cost]) <= set(four[cost]) for cost in two)
+    assert not any(("triple",) in faces for faces in four.values())
+
+
+def test_the_two_gold_two_sun_two_moon_face_gives_one_of_them(compiled):
+    """The published 12-Gold face "2 Gold / 2 Sun / 2 Moon" gives one of the three, the Hero's
+    choice; beside an x3 face, three times that."""
+    state = table(compiled)
+    fixed_dice(state, 0, light=["gold2_sun2_moon2"], dark=["moon"])
+    v(state, 0).update(gold=0, sun=0, moon=0)
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state, "apply_light_die", "gain 2 sun")
+    assert (v(state, 0)["gold"], v(state, 0)["sun"], v(state, 0)["moon"]) == (0, 2, 1)
+    fixed_dice(state, 0, light=["gold2_sun2_moon2"], dark=["triple"])
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state, "apply_light_die", "gain 6 moon")
+    assert v(state, 0)["moon"] == 6
 
 
 @pytest.mark.parametrize("players, rounds", [(2, 9), (3, 10), (4, 9)])
@@ -246,10 +293,10 @@ def test_reserve_maximum_and_glory_past_100(compiled):
 
 def test_a_chest_raises_the_reserve_maximums(compiled):
     """"If you have reached the maximum on a particular reserve track, any additional resources
-    gained are lost" — the maximum of the owner's reserves, which the (illustrative) Treasure
-    Chest raises by 4 Gold, 3 Sun and 3 Moon."""
+    gained are lost" — the maximum of the owner's reserves, which the Blacksmith's Chest
+    (published: "expands your inventory to 4 Gold, 3 Sun Shards and 3 Moon Shards") raises."""
     state = table(compiled)
-    give(state, "treasure_chest", "pile_permanent", 0)
+    give(state, "blacksmiths_chest", "pile_instant", 0)
     fixed_dice(state, 0, light=["gold", "gold", "gold", "gold"], dark=["sun", "sun"])
     v(state, 0).update(gold=11, sun=5)
     call(state, "receive_divine_blessing", seat=0)
@@ -298,7 +345,7 @@ def test_offering_of_strictly_different_faces_forged_in_any_order(compiled):
 def test_forged_face_is_rolled_afterwards(compiled):
     """"Forging a die face is the only way to modify a die": a forged face is one of the six
     faces rolled by later blessings."""
-    state = table(compiled)
+    state = table(compiled, 3)                  # with 2 players face_glory4's pool keeps 2 others
     light, dark = die(state, 0, "light", ["sun"]), die(state, 0, "dark", ["moon"])
     v(state, 0).update(gold=12, sun=0, moon=0, glory=0)
     call(state, "make_an_offering", seat=0)
@@ -313,6 +360,22 @@ def test_forged_face_is_rolled_afterwards(compiled):
     assert dark
 
 
+def test_every_player_sees_every_face_of_every_die(compiled):
+    """Important Details: "During the game, players can handle their dice to look at them as
+    long as they return the dice to their Hero Inventory in their original position." A die's
+    faces are public: an opponent's view shows each face of the dice a Hero forged, and which
+    one is up."""
+    state = table(compiled, 3)
+    v(state, 0)["gold"] = 2
+    call(state, "make_an_offering", seat=0)
+    answer(state, "face_gold3#", "light_die", "replace face 2")
+    for viewer in (1, 2):
+        seen = {d["die"]: d for d in state.view(viewer)["players"][0]["die_faces"]["dice"]}
+        assert seen["light_die"]["faces"] == [["gold"], ["gold", "gold", "gold"]] + [["gold"]] * 3 + [["sun"]]
+        assert seen["light_die"]["up"] == 1
+        assert seen["dark_die"]["faces"] == faces(state, die(state, 0, "dark"))
+
+
 # ---------------------------------------------------------------------------- heroic feats
 
 
@@ -323,27 +386,26 @@ def test_heroic_feat_cost_portal_and_pile(compiled):
     in one of three piles, according to its effect type." "A hero cannot perform a heroic feat
     if the corresponding card pile is empty." """
     state = table(compiled)
-    v(state, 0).update(sun=0, moon=3, glory=0)
+    v(state, 0).update(sun=0, moon=5, glory=0)
     call(state, "perform_a_heroic_feat", seat=0)
     offered = labels(state)
-    assert "c: Hunter's Helm" in offered and "c: Night Owl" not in offered   # 3 Moon; no Sun
-    choose(state, "Hunter's Helm")                       # instant: forge the x3 face
+    assert "c: Helmet of Invisibility" in offered and "c: The Guardian's Owl" not in offered  # 5 Moon; no Sun
+    choose(state, "Helmet of Invisibility")              # instant: forge the x3 face
     choose(state, "light_die")
     choose(state, "replace face 6")
     assert state.is_terminal()
     assert v(state, 0)["moon"] == 0
     assert v(state, 0)["portal"] == "island_3" and state.data["occupants"]["island_3"] == [0]
-    assert [state.data["components"][c]["def"] for c in zone(state, "pile_instant", 0)] == ["hunters_helm"]
+    assert [state.data["components"][c]["def"] for c in zone(state, "pile_instant", 0)] == ["helmet_of_invisibility"]
     assert faces(state, die(state, 0, "light"))[5] == ["triple"]
 
     # the stack runs out: with 2 players, 2 cards per stack
-    for _ in range(1):
-        v(state, 0)["moon"] = 3
-        call(state, "perform_a_heroic_feat", seat=0)
-        answer(state, "Hunter's Helm")
-    v(state, 0)["moon"] = 3
+    v(state, 0)["moon"] = 5
     call(state, "perform_a_heroic_feat", seat=0)
-    assert state.is_terminal() or "c: Hunter's Helm" not in labels(state)
+    answer(state, "Helmet of Invisibility")
+    v(state, 0)["moon"] = 5
+    call(state, "perform_a_heroic_feat", seat=0)
+    assert "c: Helmet of Invisibility" not in labels(state) and "c: Ferryman" in labels(state)
 
 
 def test_feats_are_filed_by_effect_type(compiled):
@@ -351,14 +413,22 @@ def test_feats_are_filed_by_effect_type(compiled):
     activated throughout the game, subject to certain conditions. Pile 3: These permanent
     effects ... are activated during step 2 when the owner of the card is the active player." """
     state = table(compiled, 4)
-    for card_def in ("gorgons_eye", "amber_amulet", "silver_stag"):
+    for card_def in ("gorgon", "silver_hind"):
         v(state, 0).update(sun=6, moon=6)
         call(state, "perform_a_heroic_feat", seat=0)
         answer(state, state.game.compiled["cards"][card_def]["name"])
     piles = {p: [state.data["components"][c]["def"] for c in zone(state, p, 0)]
              for p in ("pile_instant", "pile_permanent", "pile_reinforcement")}
-    assert piles == {"pile_instant": ["gorgons_eye"], "pile_permanent": ["amber_amulet"],
-                     "pile_reinforcement": ["silver_stag"]}
+    assert piles == {"pile_instant": ["gorgon"], "pile_permanent": [],
+                     "pile_reinforcement": ["silver_hind"]}
+
+
+def test_the_introductory_setup_has_no_pile_2_card(compiled):
+    """Pile 2: "Note: This type of effect only appears on cards which are not used in the
+    recommended setup rules for your introductory game." Components: "24 sets of 4 identical
+    cards: 15 + 9": the introductory setup uses the 15."""
+    kinds = [card["front"]["props"]["kind"] for card in compiled["cards"].values()]
+    assert len(kinds) == 15 and "permanent" not in kinds
 
 
 def test_ousting_sends_home_with_a_divine_blessing(compiled):
@@ -370,19 +440,19 @@ def test_ousting_sends_home_with_a_divine_blessing(compiled):
     fixed_dice(state, 1, light=["glory"], dark=["glory"])
     v(state, 1).update(sun=6, moon=6, glory=0)
     call(state, "perform_a_heroic_feat", seat=1)
-    answer(state, "Smith's Hammer")
+    answer(state, "The Blacksmith's Hammer")
     assert v(state, 1)["portal"] == "island_1" and v(state, 1)["glory"] == 0
 
     v(state, 0).update(sun=6, moon=6)
     call(state, "perform_a_heroic_feat", seat=0)
-    answer(state, "Amber Amulet")                        # the same island: player 2 is ousted
+    answer(state, "The Blacksmith's Chest")              # the same island: player 2 is ousted
     assert v(state, 0)["portal"] == "island_1" and state.data["occupants"]["island_1"] == [0]
     assert v(state, 1)["portal"] is None
     assert v(state, 1)["glory"] == 2                     # the compensation blessing
 
     v(state, 0).update(sun=6, moon=6)                    # already there: nobody is ousted
     call(state, "perform_a_heroic_feat", seat=0)
-    answer(state, "Smith's Hammer")
+    answer(state, "The Blacksmith's Hammer")
     assert state.data["occupants"]["island_1"] == [0] and v(state, 1)["glory"] == 2
 
 
@@ -392,39 +462,153 @@ def test_moving_to_another_portal_leaves_the_old_one(compiled):
     state = table(compiled)
     v(state, 0).update(sun=6, moon=6)
     call(state, "perform_a_heroic_feat", seat=0)
-    answer(state, "Smith's Hammer")
+    answer(state, "The Blacksmith's Hammer")
     call(state, "perform_a_heroic_feat", seat=0)
-    answer(state, "Silver Stag")
+    answer(state, "The Silver Hind")
     assert v(state, 0)["portal"] == "island_2"
     assert not state.data["occupants"].get("island_1") and state.data["occupants"]["island_2"] == [0]
 
 
-def test_permanent_feats_fire_on_their_condition(compiled):
-    """Pile 2: "These permanent effects are activated throughout the game, subject to certain
-    conditions." The (illustrative) Amber Amulet gives 1 Glory per forged face; the Winged
-    Sandals 3 Glory when their owner is ousted; the Smith's Hammer stores Gold for Glory."""
+def test_the_hammer_takes_gold_before_the_reserve_maximum(compiled):
+    """The Blacksmith's Hammer (published): "each time you gain Gold by any means, you may choose
+    not to add all the Gold to your reserve. Instead, you may spend some or all of the Gold to
+    advance your Hammer token that many spaces along the Hammer track. If the Hammer token
+    reaches the final space, gain 10 Glory". Rulebook: "If you have reached the maximum on a
+    particular reserve track, any additional resources gained are lost": only the Gold put in
+    the reserve meets the maximum, so with 11 Gold a gain of 3 can all go on the Hammer."""
     state = table(compiled, 3)
-    give(state, "amber_amulet", "pile_permanent", 0)
-    v(state, 0).update(gold=5, glory=0)
-    call(state, "make_an_offering", seat=0)
-    answer(state, "face_gold3#", "take_a_face", "face_moon1#")
-    assert v(state, 0)["glory"] == 2
-
-    give(state, "winged_sandals", "pile_permanent", 1)
-    v(state, 1)["glory"] = 0
-    fixed_dice(state, 1, light=["gold"], dark=["gold"])
-    call(state, "oust", seat=1)
-    answer(state)
-    assert v(state, 1)["glory"] == 3
-
-    give(state, "smiths_hammer", "pile_permanent", 2)
-    fixed_dice(state, 2, light=["gold", "gold", "gold", "gold"], dark=["gold", "gold", "gold", "gold"])
-    v(state, 2).update(gold=0, glory=0, hammer=12)
+    give(state, "blacksmiths_hammer", "pile_instant", 2)
+    fixed_dice(state, 2, light=["gold", "gold", "gold"], dark=["glory"])
+    v(state, 2).update(gold=11, glory=0, hammer=13)
     call(state, "receive_divine_blessing", seat=2)
-    asked = answer(state, "pay 4 gold -> gain 4 hammer", "decline")
-    assert [options for _, _, options in asked] == [["decline", "pay 4 gold -> gain 4 hammer"]] * 2
-    assert v(state, 2)["hammer"] == 16 and v(state, 2)["glory"] == 10   # passed 15
-    assert v(state, 2)["gold"] == 4                                      # the second 4 kept
+    asked = answer(state, "next: apply_light_die()", "put 3 Gold on the Hammer")
+    assert asked[1][2] == ["put 3 Gold in the reserve", "put 3 Gold on the Hammer",
+                           "put 1 Gold on the Hammer, then decide about the rest"]
+    assert (v(state, 2)["gold"], v(state, 2)["hammer"], v(state, 2)["glory"]) == (11, 16, 11)
+
+    # some of it: 1 on the Hammer, the other 2 in the reserve (11 + 2: 12, the maximum)
+    call(state, "gain_gold", seat=2, n=3)
+    answer(state, "put 1 Gold on the Hammer", "put 2 Gold in the reserve")
+    assert (v(state, 2)["gold"], v(state, 2)["hammer"]) == (12, 17)
+
+    # one Hammer rides its 15 spaces twice: what does not fit goes to the reserve
+    v(state, 2).update(gold=0, hammer=28)
+    call(state, "gain_gold", seat=2, n=4)
+    answer(state, "put 4 Gold on the Hammer")
+    assert (v(state, 2)["gold"], v(state, 2)["hammer"], v(state, 2)["glory"]) == (2, 30, 26)
+    call(state, "gain_gold", seat=2, n=2)              # the Hammer is done: nothing to decide
+    assert state.is_terminal() and v(state, 2)["gold"] == 4
+
+
+def test_satyrs_take_two_faces_the_others_rolled(compiled):
+    """Satyrs (published): "All other players roll their dice, place them back on their
+    Inventory, but do not apply their effects. Then, you choose 2 of the rolled faces and apply
+    their effects, as if receiving a divine blessing": an x3 among them triples the other."""
+    state = table(compiled, 3)
+    fixed_dice(state, 1, light=["gold", "gold", "gold"], dark=["moon"])
+    fixed_dice(state, 2, light=["triple"], dark=["glory", "glory"])
+    for seat in range(3):
+        v(state, seat).update(gold=0, sun=0, moon=3, glory=0)
+    call(state, "perform_a_heroic_feat", seat=0)
+    asked = answer(state, "Satyrs", "player 2", "light_die", "player 3", "light_die")
+    assert [label for _, label, _ in asked][1:] == [
+        "q: player 2", "e: light_die#p2.1 [gold, gold, gold]", "q: player 3", "e: light_die#p3.1 [triple]"]
+    assert reserves(state, 0) == (9, 0, 0, 0)           # 3 Gold tripled; the Moon paid the card
+    assert reserves(state, 1)[:3] == (0, 0, 3) and reserves(state, 2)[3] == 0   # they gain nothing
+    # two of the rolled faces: the face chosen first is not offered again
+    state = table(compiled)
+    fixed_dice(state, 1, light=["sun"], dark=["moon"])
+    v(state, 0).update(gold=0, sun=0, moon=3, glory=0)
+    call(state, "perform_a_heroic_feat", seat=0)
+    asked = answer(state, "Satyrs", "dark_die")
+    assert [options for _, _, options in asked][1:] == [["e: light_die#p2.1 [sun]", "e: dark_die#p2.1 [moon]"]]
+    assert reserves(state, 0) == (0, 1, 1, 0)            # the second is the one left
+
+
+def test_the_minotaur_makes_the_others_lose_what_they_roll(compiled):
+    """Minotaur (published): "All other players roll their dice ... and apply their effects, but
+    ... All die faces that normally provide resources (including Glory) cause them to be lost
+    instead ... If a particular reserve track reaches or is already at zero, any additional loss
+    of resources is ignored ... If a player can choose which resource to lose, he may minimize
+    his loss." """
+    state = table(compiled, 3)
+    fixed_dice(state, 0, light=["gold", "gold"], dark=["glory"])
+    fixed_dice(state, 1, light=["gold", "gold", "gold"], dark=["glory", "glory"])
+    fixed_dice(state, 2, light=["gold_sun_moon"], dark=["triple"])
+    v(state, 0).update(gold=5, sun=3, moon=0, glory=5)
+    v(state, 1).update(gold=2, sun=0, moon=0, glory=5)
+    v(state, 2).update(gold=4, sun=0, moon=4, glory=0)
+    call(state, "perform_a_heroic_feat", seat=0)
+    asked = answer(state, "Minotaur", "next: lose_light_die()", "lose 3 sun")
+    assert reserves(state, 0) == (5, 0, 0, 5)           # the Minotaur paid, nothing lost
+    assert reserves(state, 1) == (0, 0, 0, 3)           # 3 Gold from 2: down to 0; 2 Glory
+    assert reserves(state, 2) == (4, 0, 4, 0)           # x3: "lose 3 sun" of none
+    assert [label for seat, label, _ in asked if seat == 2] == ["next: lose_light_die()", "lose 3 sun"]
+
+
+def test_the_mirror_copies_a_face_an_opponent_rolled(compiled):
+    """Mirror of the Abyss (published): "Take a mirror face from the Temple Gardens and
+    immediately forge it onto one of your dice. When you roll the face, copy the effect(s) of a
+    rolled face on an opponent's die. mirror + x3: First choose which die face to copy and then
+    multiply it." """
+    state = table(compiled)
+    v(state, 0).update(sun=5, gold=0, moon=0, glory=0)
+    call(state, "perform_a_heroic_feat", seat=0)
+    answer(state, "Mirror of the Abyss", "light_die", "replace face 1")
+    assert faces(state, die(state, 0, "light"))[0] == ["mirror"]
+    fixed_dice(state, 0, light=["mirror"], dark=["triple"])
+    fixed_dice(state, 1, light=["moon"], dark=["glory", "glory"])
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state, "next: apply_light_die()", "dark_die")
+    assert reserves(state, 0) == (0, 0, 0, 6)           # 2 Glory copied, tripled
+    fixed_dice(state, 0, light=["mirror"], dark=["gold"])
+    call(state, "receive_divine_blessing", seat=0)
+    answer(state, "next: apply_light_die()", "light_die")
+    assert reserves(state, 0) == (1, 0, 1, 6)
+
+
+def test_a_mirror_copies_a_face_rolled_in_the_same_blessing(compiled):
+    """"All players simultaneously receive divine blessings": everyone rolls, then the faces
+    are applied "following the turn order, starting with the active player", so the active
+    player's mirror copies what the next player has just rolled, not what their die showed."""
+    state = table(compiled)
+    fixed_dice(state, 0, light=["mirror"], dark=["glory"])
+    opponent = die(state, 1, "light")
+    state.data["components"][opponent]["faces"] = [["gold"]] + [["moon"]] * 5
+    state.data["components"][opponent]["face"] = 0
+    die(state, 1, "dark", ["mirror"])                   # nothing to copy on that one
+    v(state, 0).update(gold=0, sun=0, moon=0, glory=0)
+    call(state, "all_players_blessed", seat=0)
+    answer(state, "next: apply_light_die()")
+    rolled = faces(state, opponent)[state.data["components"][opponent]["face"]]
+    assert rolled == ["moon"] and reserves(state, 0) == (0, 0, 1, 1)
+
+
+def test_the_sphinx_gives_four_minor_blessings_with_one_die(compiled):
+    """Sphinx (published): "Receive 4 minor blessings in a row (use the same die for all 4
+    blessings)." """
+    state = table(compiled)
+    fixed_dice(state, 0, light=["sun"], dark=["moon"])
+    v(state, 0).update(sun=6, moon=0, gold=0)
+    call(state, "perform_a_heroic_feat", seat=0)
+    asked = answer(state, "Sphinx", "dark_die")
+    assert [label for _, label, _ in asked][1:] == ["d: dark_die#p1.1 [moon]"]  # one choice of die
+    assert (v(state, 0)["sun"], v(state, 0)["moon"]) == (0, 4)
+
+
+def test_wild_spirits_and_the_owl_give_gold_the_hammer_may_take(compiled):
+    """Wild Spirits (published): "Gain 3 Gold and 3 Moon Shards." The Guardian's Owl: "Gain 1
+    Gold, 1 Sun Shard or 1 Moon Shard." The Hammer takes Gold "gained by any means"."""
+    state = table(compiled)
+    give(state, "blacksmiths_hammer", "pile_instant", 0)
+    v(state, 0).update(sun=1, gold=0, moon=0, hammer=0)
+    call(state, "perform_a_heroic_feat", seat=0)
+    answer(state, "Wild Spirits", "put 3 Gold on the Hammer")
+    assert (v(state, 0)["gold"], v(state, 0)["moon"], v(state, 0)["hammer"]) == (0, 3, 3)
+    give(state, "guardians_owl", "pile_reinforcement", 0)
+    call(state, "call_reinforcements", seat=0)
+    answer(state, "The Guardian's Owl", "gain 1 gold", "put 1 Gold in the reserve")
+    assert (v(state, 0)["gold"], v(state, 0)["hammer"]) == (1, 3)
 
 
 def test_reinforcements_once_each_in_the_order_of_choice(compiled):
@@ -432,16 +616,16 @@ def test_reinforcements_once_each_in_the_order_of_choice(compiled):
     reinforcement effects the active player may apply each effect once in the order of his
     choice." """
     state = table(compiled, 3)
-    give(state, "silver_stag", "pile_reinforcement", 0)
-    give(state, "stone_hermit", "pile_reinforcement", 0)
+    give(state, "silver_hind", "pile_reinforcement", 0)
+    give(state, "the_elder", "pile_reinforcement", 0)
     fixed_dice(state, 0, light=["sun"], dark=["sun"])
     v(state, 0).update(gold=6, sun=0, glory=0)
     call(state, "call_reinforcements", seat=0)
-    assert labels(state) == ["done", "use Silver Stag: Receive a minor blessing",
-                             "use Stone Hermit: Spend 3 Gold to gain 4 Glory"]
-    choose(state, "Stone Hermit")
-    assert labels(state) == ["done", "use Silver Stag: Receive a minor blessing"]
-    choose(state, "Silver Stag")
+    assert labels(state) == ["done", "use The Silver Hind: You may receive a minor blessing",
+                             "use The Elder: You may spend 3 Gold to gain 4 Glory"]
+    choose(state, "The Elder")
+    assert labels(state) == ["done", "use The Silver Hind: You may receive a minor blessing"]
+    choose(state, "The Silver Hind")
     choose(state, "light_die")
     assert state.is_terminal()                          # each once: nothing left to offer
     assert (v(state, 0)["gold"], v(state, 0)["sun"], v(state, 0)["glory"]) == (3, 1, 4)
@@ -500,10 +684,10 @@ def test_final_scoring_adds_feat_glory_and_ties_share_the_victory(compiled):
     Hero Inventory together, including any tokens. The player with the most is the winner ...
     In case of a tie, all tied players win the game together." """
     state = table(compiled, 3)
-    give(state, "gorgons_eye", "pile_instant", 0)          # 16 Glory
-    give(state, "amber_amulet", "pile_permanent", 1)       # 2 Glory
-    give(state, "night_owl", "pile_reinforcement", 1)      # 4 Glory
-    v(state, 0)["glory"] = 104
+    give(state, "gorgon", "pile_instant", 0)               # 14 Glory
+    give(state, "blacksmiths_chest", "pile_instant", 1)    # 2 Glory
+    give(state, "guardians_owl", "pile_reinforcement", 1)  # 4 Glory
+    v(state, 0)["glory"] = 106
     v(state, 1)["glory"] = 114
     v(state, 2)["glory"] = 119
     call(state, "final_scoring")

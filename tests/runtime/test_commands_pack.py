@@ -71,7 +71,7 @@ def test_ids_lists_every_id_by_kind(capsys):
     assert main(["ids", str(ROOT / "content" / "dice_forge")]) == 0
     lines = capsys.readouterr().out.splitlines()
     kinds = {line.split(" (")[0]: line for line in lines}
-    assert kinds["die"].startswith("die (17): light_die, dark_die, face_gold3")
+    assert kinds["die"].startswith("die (20): light_die, dark_die, face_gold3")
     assert "track (1): hammer" in lines and "island_1" in kinds["space"]
 
 

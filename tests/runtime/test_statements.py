@@ -53,6 +53,18 @@ def test_choice_offers_only_feasible_options(tmp_path):
     assert value(state, 0, "favor") == 1
 
 
+def test_an_optional_pick_with_nothing_to_pick_is_not_offered(tmp_path):
+    # "may choose" offers "none" first, but like any pick it needs an item: with no die in the
+    # supply the first option cannot be carried out, so the choice is not asked
+    main = "choose { may choose d in supply: move d to discard | gain 1 coin }"
+    state = new_game(tmp_path, main)
+    assert state.is_terminal() and value(state, 0, "coin") == 1
+    state = new_game(tmp_path / "b", main, dice=[DIE])
+    assert labels(state) == ["may choose d in supply: move d to discard", "gain 1 coin"]
+    pick(state, "may choose")
+    assert labels(state)[0] == "none"
+
+
 def test_any_order_lets_the_player_order_every_reward(tmp_path):
     state = new_game(tmp_path, "in any order { gain 1 coin | pay 1 coin -> gain 2 points | gain 1 favor }")
     pick(state, "next: gain 1 coin")
@@ -116,6 +128,16 @@ def test_trigger_fires_on_each_gain_of_its_resource(tmp_path):
     state = new_game(tmp_path, "move top(deck) to tableau; gain 1 coin; gain 2 coin; gain 1 favor",
                      cards=[CARD_TRIGGER])
     assert value(state, 0, "points") == 2
+
+
+def test_a_track_gain_is_announced_with_the_steps_taken_and_not_at_its_end(tmp_path):
+    # fame has 5 positions: 4 steps of 9 are taken, then none; each announcement fires once
+    card = {"id": "herald", "deck": "deck", "abilities": [
+        {"id": "cheer", "timing": "trigger", "when": "gain fame", "effect": "gain amount favor"}]}
+    state = new_game(tmp_path, "move top(deck) to tableau; gain 1 fame; gain 9 fame; gain 2 fame",
+                     cards=[card])
+    assert value(state, 0, "fame") == 5
+    assert value(state, 0, "favor") == 5
 
 
 def test_trigger_only_fires_for_the_cards_owner_and_while_live(tmp_path):
