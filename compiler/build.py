@@ -127,7 +127,7 @@ class PackBuilder:
             pack.resources[entry["id"]] = ResourceDef(
                 **self.common(doc, path), scope=entry.get("scope", "player"),
                 start=entry.get("start", 0), min=entry.get("min", 0), max=entry.get("max"),
-                visibility=entry.get("visibility", "public"))
+                visibility=entry.get("visibility", "public"), group=entry.get("group"))
         for path, entry in self.entries(doc, base + ("vars",)):
             pack.vars[entry["id"]] = ResourceDef(
                 **self.common(doc, path), scope=entry.get("scope", "player"),
@@ -155,7 +155,7 @@ class PackBuilder:
                 **self.common(doc, path), base=entry["base"],
                 props={name: ptype for name, ptype in props.items() if ptype is not None},
                 declared=bool(entry.get("props")), decks=list(entry.get("decks", [])),
-                spaces=entry.get("spaces"))
+                spaces=entry.get("spaces"), back=list(entry.get("back", [])))
         if "flow" in rules:
             self.add_flow(doc, base + ("flow",))
         if "table" in rules:
@@ -193,6 +193,7 @@ class PackBuilder:
             order=self.effect(doc, path + ("order",), "expr"),
             round=self.effect(doc, path + ("round",), "expr"),
             won=self.effect(doc, path + ("won",), "expr"),
+            consistent=self.effect(doc, path + ("consistent",), "expr"),
             identity={name: self.effect(doc, path + ("identity", name), "expr")
                       for name in flow.get("identity", {})},
             max_steps=flow.get("max_steps", FlowDef.max_steps),

@@ -72,6 +72,7 @@ class ResourceDef(Definition):
     max: int | str | None = None  # a number, or a constant's id (modifiable per owner)
     visibility: str = "public"
     kind: str = "resource"
+    group: str | None = None  # a resource group it belongs to (``reset glyphs``, ``expire``)
 
 
 @dataclass
@@ -140,6 +141,7 @@ class ComponentTypeDef(Definition):
     declared: bool = False
     decks: list[str] = field(default_factory=list)
     spaces: str | None = None
+    back: list[str] = field(default_factory=list)  # props printed on the back (seen by all)
     kind: str = "component_type"
 
 
@@ -254,6 +256,7 @@ class FlowDef:
     identity: dict[str, EffectText] = field(default_factory=dict)  # per-seat labels for stats
     round: EffectText | None = None  # the current round number, for game-length statistics
     won: EffectText | None = None  # per seat: whether it wins (else: the highest score wins)
+    consistent: EffectText | None = None  # what every state a bot samples must satisfy
     max_steps: int = 2_000_000
     max_decisions: int = 20_000
 
@@ -322,3 +325,12 @@ class Pack:
     flow: FlowDef | None = None
     reports: list[str] = field(default_factory=list)  # decks whose cards the statistics report
     table: TableDef | None = None  # names and screen layout for people (rules.table)
+
+    @property
+    def groups(self) -> dict[str, list[str]]:
+        """Resource groups: group name -> its resources, in the order they are declared."""
+        out: dict[str, list[str]] = {}
+        for rid, resource in self.resources.items():
+            if resource.group:
+                out.setdefault(resource.group, []).append(rid)
+        return out

@@ -58,6 +58,8 @@ class Ruleset:
         self.identity = {k: self.compile(v) for k, v in flow.get("identity", {}).items()}
         self.round = self._compiled(flow.get("round"))
         self.won = self._compiled(flow.get("won"))
+        self.consistent = self._compiled(flow.get("consistent"))
+        """What every determinisation of a state must satisfy (None: anything)."""
         self.functions = {pid: (p["params"], self.compile(p["value"]))
                           for pid, p in sorted(self.procedures.items())
                           if p.get("value") is not None}
@@ -98,6 +100,21 @@ class Ruleset:
         """Per zone: its key in the state (a shared zone), or its key per seat."""
         self.seat_zones = {zid: {seat: f"{seat}:{zid}" for seat in range(players)}
                            for zid, z in self.zones.items() if z["scope"] == "player"}
+        self.key_visibility = {key: self.zones[key.split(":", 1)[1]]["visibility"]
+                               for key in self.zone_keys}
+        """Per zone key: who sees which components it holds (public, owner or hidden)."""
+        self.back_props = {cid: tuple(card["back_props"]) for cid, card in self.cards.items()
+                           if card.get("back_props")}
+        """Per card printing something on its back: the props every seat sees of it."""
+        self.groups: dict[str, list[str]] = {}
+        for name, d in self.resources.items():
+            if d.get("group"):
+                self.groups.setdefault(d["group"], []).append(name)
+        """Resource groups: name -> its resources (``reset``, ``expire``)."""
+        self.group_of = {name: d["group"] for name, d in self.resources.items()
+                         if d.get("group")}
+        self.leave_targets = frozenset(n["procedure"] for n in self.nodes if n["op"] == "leave")
+        """The procedures some ``leave`` names: a call of one marks where it started."""
         """Per player zone: seat -> its key in the state."""
         self.die_faces = {did: d["faces"] for did, d in self.dice.items()}
         self.rolls_on_entry = {key: self.zones[key.split(":", 1)[1]]["on_enter"] == "roll"
