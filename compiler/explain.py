@@ -296,6 +296,8 @@ def statement_text(node: ir.Node) -> str:
                    f"lose all {display_name(group, True)}"
         case ir.Attach(item=item, holder=holder):
             return f"put {expression_text(item)} on {expression_text(holder)}"
+        case ir.Require(cond=cond):
+            return f"only if {expression_text(cond)}"
     return type(node).__name__.lower()
 
 

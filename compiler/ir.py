@@ -597,6 +597,16 @@ class Attach(Stmt):
     holder: Expr
 
 
+@dataclass(frozen=True)
+class Require(Stmt):
+    """``require C``: goes on only while condition ``cond`` holds. An effect whose ``require``
+    fails cannot be carried out, so a choice, ``may`` or paid reward does not offer it."""
+
+    op: ClassVar[str] = "require"
+
+    cond: Expr
+
+
 STATEMENTS: tuple[type[Stmt], ...] = tuple(
     cls for cls in list(globals().values())
     if isinstance(cls, type) and issubclass(cls, Stmt) and cls is not Stmt

@@ -57,7 +57,7 @@ class EffectSyntaxError(Exception):
 CONTEXTUAL_WORDS = frozenset({
     "any", "all", "face", "icon", "bottom", "desc", "game", "abilities", "order", "ready", "end",
     "use", "record", "place", "clear", "set", "flip", "trash", "exhaust", "leave", "attach",
-    "expire", "unless", "added"})
+    "expire", "unless", "added", "require"})
 """Keywords that are keywords only where the grammar expects them and names everywhere else
 (``any(...)`` is a built-in, ``d.face`` a property). Every other keyword is reserved."""
 
@@ -578,6 +578,9 @@ class _ToIR:
 
     def attach(self, span, children):
         return ir.Attach(children[0], children[1], span=span)
+
+    def require(self, span, children):
+        return ir.Require(children[0], span=span)
 
     def if_stmt(self, span, children):
         cond, then, *otherwise = children

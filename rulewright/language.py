@@ -157,6 +157,8 @@ OPS: dict[str, Op] = _ops(
        doc="run the body; if it added nothing to the group's values, they go back to their start"),
     Op("attach", (Field("item", "expr"), Field("holder", "expr")),
        doc="put components on a component (they leave their zone and travel with it)"),
+    Op("require", (Field("cond", "expr"),), costs=True,
+       doc="go on only if the condition holds; where it does not, the effect is not offered"),
 )
 """Every statement op, by name."""
 
