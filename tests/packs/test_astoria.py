@@ -94,6 +94,15 @@ def reinforce_until(state, done) -> None:
     raise AssertionError("never reached")
 
 
+def reask(state) -> None:
+    """Ask the pending decision again, now that the scenario has set the table (the options
+    of a decision are worked out when it is asked)."""
+    data = state.data
+    pending, data["pending"] = data["pending"], None
+    data["agenda"].append([pending["node"], pending["env"], None])
+    state._run()
+
+
 def pick_if(state, text: str) -> None:
     """Answer with the option containing ``text`` if the rules ask (a single possibility is
     taken without asking)."""
@@ -264,3 +273,179 @@ def test_a_tome_is_completed_only_by_spending_5_power(compiled):
         pick_if(state, "blue gem")
         assert "tome_of_fire" in defs(state, "tableau", seat)
         assert player_values(state, seat)["power"] == 1
+
+
+# --------------------------------------------------------------------------- War Chiefs
+
+
+def _fight_table(compiled, chief_strength_card="chief_grok"):
+    """The rulebook's example: a War Chief of Strength 27, a Tome of Fire (6 Fire Glyphs) and a
+    lesser item of 1 Cobalt Glyph, and an Invasion card with Fire 3 and Cobalt 2 on the deck."""
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    chief = give(state, chief_strength_card, "active_chiefs")
+    tome = give(state, "tome_of_fire", "tableau", seat)
+    shell = give(state, "tide_shell", "tableau", seat)
+    for mage in zone(state, "tableau", seat):
+        if prop(state, mage, "slots") is None:  # the Mage card: rotated already, out of the fight
+            state.data["components"][mage]["exhausted"] = True
+    give(state, "invasion_14", "invasion_deck")  # red 3, blue 2: on top
+    reask(state)
+    return state, seat, chief, tome, shell
+
+
+def _engage(state):
+    pick(state, "Engage a War Chief")
+    pick_if(state, "w: ")
+    pick(state, "Tome of Fire")
+    pick(state, "Rotate another card")  # the Tide Shell, the only card left, is taken at once
+
+
+def test_war_chief_example_strength_20_against_27_loses_and_ends_the_turn(compiled):
+    """"The War Chief Strength displayed on his card is 27. You rotate one Tome of Fire which
+    generates 6 Fire Glyphs, and one lesser item which generates 1 Cobalt Glyph. Then you draw
+    an Invasion Card. Its usual effects are not applied. The card shows a value of 3 in front of
+    the Fire Glyph picture, and a value of 2 in front of the Cobalt Glyph picture. Your Attack
+    Strength is 20 (6 x 3 = 18 for the Fire generated, and 1 x 2 = 2 for the Cobalt). This
+    score is inferior to the War Chief Strength: you lose the fight, and this defeat ends your
+    turn." """
+    state, seat, chief, tome, shell = _fight_table(compiled)
+    before = dict(shared_values(state))
+    _engage(state)
+    assert chief in zone(state, "active_chiefs")           # he remains active
+    assert zone(state, "invasion_used")[0] == comp(state, "invasion_14")  # under the used stack
+    assert (shared_values(state)["breaches"], shared_values(state)["dragon_rage"]) == \
+        (before["breaches"], before["dragon_rage"])       # its usual effects are not applied
+    assert actor(state) == (seat + 1) % 3                   # four actions were never played
+    assert all(player_values(state, seat)[g] == 0 for g in GLYPHS)
+
+
+def test_war_chief_defeated_at_equal_strength_is_kept_for_5_points(compiled):
+    """"If the Player Attack Strength is superior or equal to the War Chief Strength, the warlord
+    is defeated. Take his Invasion Card and keep it with you; it will count as 5 Victory
+    Points"."""
+    state, seat, chief, tome, shell = _fight_table(compiled)
+    move(state, chief, "box")
+    chief = give(state, "chief_morrah", "active_chiefs")  # Strength 15 <= 20
+    reask(state)
+    _engage(state)
+    assert zone(state, "chiefs_killed", seat) == [chief]
+    assert actor(state) == seat                             # the turn goes on
+    assert state.scores()[seat] >= 5
+
+
+# --------------------------------------------------------------------------- accusations
+
+
+def test_a_true_accusation_reveals_the_traitor_and_exiles_him(compiled):
+    """"if what you say is true, he must reveal his Objective Card and his Mage will be
+    Exiled." """
+    state = new_game(compiled, 4)
+    seat = actor(state)
+    target = (seat + 1) % 4
+    deal_objective(state, target, "revolt_victory")
+    pick(state, "Accuse")
+    pick(state, f"p: player {target + 1}")
+    pick(state, "The Revolt")
+    assert defs(state, "revealed", target) == ["revolt_victory"]
+    assert player_values(state, target)["exiled"] == 1 and player_values(state, seat)["exiled"] == 0
+    assert shared_values(state)["traitor_revealed"] == 1
+
+
+def test_a_wrong_accusation_exiles_the_accuser_and_reveals_nothing(compiled):
+    """"If what you say is wrong, he does not reveal his Objective Card, and your own Mage is
+    Exiled!" The public fact (he is not with the Dragon) is what bots' samples must respect."""
+    state = new_game(compiled, 4)
+    seat = actor(state)
+    target = (seat + 1) % 4
+    deal_objective(state, target, "save_the_king")
+    pick(state, "Accuse")
+    pick(state, f"p: player {target + 1}")
+    pick(state, "The Dragon")
+    assert zone(state, "revealed", target) == [] and len(zone(state, "objective", target)) == 1
+    assert player_values(state, seat)["exiled"] == 1 and player_values(state, target)["exiled"] == 0
+    assert player_values(state, target)["not_dragon"] == 1
+    assert state.game.rules.consistent(state.machine, {"you": seat})
+    deal_objective(state, target, "dragon_victory")  # a deal the accusation has ruled out
+    assert not state.game.rules.consistent(state.machine, {"you": seat})
+
+
+def test_no_accusation_with_two_players(compiled):
+    """"It is no longer possible to 'Accuse' or to be Exiled." """
+    state = new_game(compiled, 2)
+    assert "Accuse" not in labels(state) and "Reinforce" in labels(state)
+
+
+def test_an_exiled_mage_has_actions_1_to_6_and_the_attack(compiled):
+    """"An Exiled Mage cannot pay Tribute to the Dragon ... He can no longer kill, protect, or
+    place Guards. The only actions he can perform are actions 1 to 6 ... But another action is
+    now available: take his revenge and attack the Royal Keep itself." """
+    state = new_game(compiled, 4)
+    seat = actor(state)
+    player_values(state, seat)["exiled"] = 1
+    player_values(state, seat)["power"] = 10
+    gem(state, "red", seat)
+    reask(state)
+    options = labels(state)
+    assert "Attack the Royal Keep" in options
+    assert not {"Pay Tribute to the Dragon", "Place a Guard", "Accuse", "Engage a War Chief"} & set(options)
+
+
+# --------------------------------------------------------------------------- the Royal Keep
+
+
+def _keep_table(compiled, attacker_guards: int):
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    player_values(state, seat)["exiled"] = 1
+    deal_objective(state, seat, "dragon_victory")
+    give(state, "ash_blade", "tableau", seat)  # three Fire
+    for c in zone(state, "stock", seat)[:attacker_guards]:  # gems of his own colour
+        move(state, c, "guard_room", seat)
+    give(state, "invasion_14", "invasion_deck")  # Fire 3: the Ash Blade is worth 9
+    reask(state)
+    return state, seat
+
+
+def _attack(state, defend: bool):
+    pick(state, "Attack the Royal Keep")
+    pick_if(state, "Rotate another card")
+    pick_if(state, "Ash Blade")
+    pick_if(state, "Stop rotating")
+    while not state.is_terminal() and any("Defend the King" in x for x in labels(state)):
+        if defend:
+            pick(state, "Defend the King")
+            pick_if(state, "Rotate another card")
+            while any("Stop rotating" in x for x in labels(state)):
+                pick(state, "Stop rotating")
+        else:
+            pick(state, "skip")
+
+
+def test_a_keep_attack_stronger_than_the_defence_slays_the_king(compiled):
+    """"If the Attack Strength of the Exiled Mage is superior to the Keep Defense Value, his
+    attack is successful; the Keep, the defending Mages, and the King are destroyed. This ends
+    the game" -- "if the slayer had one of the Kill the King Objective cards, he wins 20 Victory
+    Points, whatever the situation is, and no one else completes his Objective." """
+    state, seat = _keep_table(compiled, attacker_guards=1)
+    _attack(state, defend=False)
+    assert state.is_terminal()
+    assert shared_values(state)["ending"] == "slain"
+    assert player_values(state, seat)["vp"] == 20
+    assert all(player_values(state, p)["vp"] == 0 for p in range(3) if p != seat)
+
+
+def test_a_keep_attack_not_above_the_defence_fails_and_ends_the_turn(compiled):
+    """"Both the attacker and the defending Mages add 5 points to this value for each Guard they
+    own in the Guard Room." "If the Attack Strength of the Exiled Mage is inferior or equal to
+    the Keep Defense Value, his assault is unsuccessful... for now, and the next player begins
+    his turn." """
+    state, seat = _keep_table(compiled, attacker_guards=0)
+    defender = (seat + 1) % 3
+    for c in zone(state, "stock", defender)[:2]:  # two Guards: 10 against the Ash Blade's 9
+        move(state, c, "guard_room", defender)
+    reask(state)
+    _attack(state, defend=True)
+    assert not state.is_terminal()
+    assert actor(state) == (seat + 1) % 3
+    assert shared_values(state)["ending"] != "slain" and player_values(state, seat)["vp"] == 0
