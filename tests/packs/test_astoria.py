@@ -449,3 +449,109 @@ def test_a_keep_attack_not_above_the_defence_fails_and_ends_the_turn(compiled):
     assert not state.is_terminal()
     assert actor(state) == (seat + 1) % 3
     assert shared_values(state)["ending"] != "slain" and player_values(state, seat)["vp"] == 0
+
+
+# --------------------------------------------------------------------------- the Siege Phase
+
+
+def _calm(state):
+    """No War Chief and no Invasion card's curse this turn: only what a scenario sets."""
+    for c in zone(state, "invasion_shown") + zone(state, "active_chiefs"):
+        move(state, c, "box")
+
+
+def test_a_faction_reaching_10_takes_the_city_and_its_supporter_wins_20(compiled):
+    """"Increase the Revolt Strength of as many points as the current Agitation Value." "If one
+    faction has a Strength of 10, the City falls to the hands of the invaders ... The player who
+    was supporting this faction reveals his Objective Cards and earns Victory Points"."""
+    state = new_game(compiled, 3)
+    _calm(state)
+    deal_objective(state, 2, "revolt_victory")
+    shared_values(state).update(revolt=9, agitation=1, barbarians=1, breaches=1)
+    reinforce_until(state, lambda s: False)
+    assert shared_values(state)["ending"] == "revolt_takes"
+    assert [player_values(state, p)["vp"] for p in range(3)] == [0, 0, 20]
+    assert state.scores()[2] == 20 + player_values(state, 2)["power"]
+
+
+def test_both_factions_at_10_start_a_new_war_and_nobody_wins_an_objective(compiled):
+    """"If both factions come to a Strength of 10, a new war begins and no one wins." """
+    state = new_game(compiled, 4)
+    _calm(state)
+    shared_values(state).update(revolt=9, agitation=1, barbarians=8, breaches=2)
+    reinforce_until(state, lambda s: False)
+    assert shared_values(state)["ending"] == "new_war"
+    assert all(player_values(state, p)["vp"] == 0 for p in range(4))
+
+
+def _curse_table(compiled):
+    """Four players; a War Chief with the Darkness curse; the First Player and the next one
+    each hold a ready card able to generate a Darkness Glyph; nobody else can."""
+    state = new_game(compiled, 4)
+    _calm(state)
+    first = actor(state)
+    for seat in range(4):
+        for c in zone(state, "tableau", seat):
+            if "darkness" in prop(state, c, "glyphs"):  # a Mage of Shadows sits out
+                move(state, c, "box")
+    give(state, "chief_ulna", "active_chiefs")
+    give(state, "night_veil", "tableau", first)
+    give(state, "shadow_dagger", "tableau", (first + 1) % 4)
+    shared_values(state).update(health=5, revolt=1, agitation=0, barbarians=1, breaches=0)
+    return state, first
+
+
+def _to_next_turn(state, answer):
+    """Reinforce through the turn; ``answer(labels)`` picks the curse volunteers' options."""
+    asked = []
+    while shared_values(state)["turn_no"] == 1:
+        options = labels(state)
+        ready = [name for name, definition in (("Night Veil", "night_veil"),
+                                               ("Shadow Dagger", "shadow_dagger"))
+                 if not state.data["components"][comp(state, definition)]["exhausted"]]
+        if any(name in o for o in options for name in ready):  # a curse: who counters it
+            asked.append(actor(state))
+            chosen = answer(options)
+        else:
+            chosen = next((i for i, o in enumerate(options) if o == "Reinforce"), 0)
+        state.apply(state.legal_actions()[chosen])
+    return asked
+
+
+def _decline(options):
+    return options.index("none") if "none" in options else options.index("skip")
+
+
+def _rotate(options):
+    return next(i for i, o in enumerate(options) if "Night Veil" in o or "Shadow Dagger" in o)
+
+
+def test_a_curse_countered_by_a_volunteer_costs_the_king_nothing(compiled):
+    """"to protect the King from those spells, a Player must rotate an Artefact or Skill Card
+    able to generate one Glyph of the same kind." "Players may declare themselves with the turn
+    sequence if they want to, beginning with the First Player and continuing clockwise." """
+    state, first = _curse_table(compiled)
+    answers = iter([_decline, _rotate])                      # the First Player declines
+    asked = _to_next_turn(state, lambda options: next(answers)(options))
+    # the next one was asked and rotated his Shadow Dagger: only the illness's point is lost
+    assert asked == [first, (first + 1) % 4]
+    assert shared_values(state)["health"] == 5 - 1
+
+
+def test_a_curse_nobody_counters_costs_the_king_one_more_health(compiled):
+    """"If no traitor has been revealed, the King's Health is reduced by one point." "If no
+    player is able or is willing to do this, the King's Health is reduced by one point." """
+    state, first = _curse_table(compiled)
+    asked = _to_next_turn(state, _decline)
+    assert asked == [first, (first + 1) % 4]
+    assert shared_values(state)["health"] == 5 - 2
+
+
+def test_a_revealed_traitor_stops_the_illness(compiled):
+    """"if at least one traitor is revealed, his insidious poison would no longer affect the
+    King, who will begin to recover". """
+    state = new_game(compiled, 4)
+    _calm(state)
+    shared_values(state).update(health=5, traitor_revealed=1, revolt=1, agitation=0, barbarians=1, breaches=0)
+    _to_next_turn(state, lambda options: 0)
+    assert shared_values(state)["health"] == 5
