@@ -555,3 +555,145 @@ def test_a_revealed_traitor_stops_the_illness(compiled):
     shared_values(state).update(health=5, traitor_revealed=1, revolt=1, agitation=0, barbarians=1, breaches=0)
     _to_next_turn(state, lambda options: 0)
     assert shared_values(state)["health"] == 5
+
+
+# --------------------------------------------------------------------------- endings and scores
+
+
+def test_the_score_counts_objective_flask_war_chiefs_and_power(compiled):
+    """"20 for completing his Objective. +2 per gem in his own Flask at the end of the game.
+    +5 per War Chief he killed during the game. +1 per Power Point he has at the end"."""
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    player_values(state, seat).update(vp=20, power=7)
+    for colour in ("red", "yellow", "green"):
+        move(state, gem(state, colour, seat), "flask", seat)
+    give(state, "chief_grok", "chiefs_killed", seat)
+    assert state.scores()[seat] == 20 + 2 * 3 + 5 + 7
+
+
+def test_a_king_dead_of_illness_gives_the_strongest_faction_the_win(compiled):
+    """"If the King dies of his illness and comes to 0 health, and no faction has come to its
+    maximum Strength yet: the faction with the highest Strength wins ... If multiple factions
+    have the highest Strength, no one completes his Objective. Dragon Strength isn't written
+    but is of one point per step." """
+    for strengths, winner in (((3, 6, 2), "barbarian_victory"), ((6, 6, 2), None),
+                              ((7, 2, 3), "dragon_victory")):
+        state = new_game(compiled, 4)
+        _calm(state)
+        deal_objective(state, 1, "barbarian_victory")
+        deal_objective(state, 2, "dragon_victory")
+        deal_objective(state, 3, "revolt_victory")
+        rage, barbarians, revolt = strengths
+        shared_values(state).update(health=1, dragon_rage=rage, barbarians=barbarians,
+                                    revolt=revolt, agitation=0, breaches=0, traitor_revealed=0)
+        reinforce_until(state, lambda s: False)
+        assert shared_values(state)["ending"] == "died"
+        won = [objective_of(state, p) for p in range(4) if player_values(state, p)["vp"] == 20]
+        assert won == ([winner] if winner else [])
+
+
+def test_two_players_the_king_is_not_ill_and_his_death_completes_no_faction(compiled):
+    """Two players: "The King's Health is no longer reduced by one point every turn. It is only
+    reduced by Darkness Powers ... and War Chiefs attacks." "If the King dies, Dragon Victory and
+    Revolt Victory Objectives are no longer completed, whatever their Strength." """
+    state = new_game(compiled, 2)
+    _calm(state)
+    shared_values(state).update(health=3, revolt=1, agitation=0, barbarians=1, breaches=0)
+    _to_next_turn(state, _decline)
+    assert shared_values(state)["health"] == 3
+    state = new_game(compiled, 2)
+    _calm(state)
+    seat = actor(state)
+    deal_objective(state, 1 - seat, "revolt_victory")
+    shared_values(state).update(health=1, revolt=8)
+    give(state, "umbral_orb", "tableau", seat)
+    player_values(state, seat)["darkness"] = 2  # with the Orb's Darkness: 3 to hurt the King
+    pick(state, "Use an Artefact or Skill")
+    pick_if(state, "Umbral Orb")
+    pick(state, "Darkness: hurt the King")
+    assert state.is_terminal() and shared_values(state)["ending"] == "died"
+    assert [player_values(state, p)["vp"] for p in range(2)] == [0, 0]
+    assert player_values(state, seat)["exiled"] == 0  # nobody is Exiled with two players
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+def test_stealing_offers_the_backs_of_the_hand_not_the_cards(compiled):
+    """"2 Glyphs may be used to steal an Artefact card from the hand of another player; you
+    choose the card but only from the back of the Artefacts in the hand of the targeted
+    player." """
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    target = (seat + 1) % 3
+    other = (seat + 2) % 3
+    for c in list(zone(state, "hand", other)):
+        move(state, c, "box")
+    for c in list(zone(state, "hand", target)):
+        move(state, c, "box")
+    for definition in ("ember_wand", "ash_blade", "tide_shell"):
+        give(state, definition, "hand", target)
+    give(state, "night_veil", "tableau", seat)
+    player_values(state, seat)["darkness"] = 1
+    pick(state, "Use an Artefact or Skill")
+    pick_if(state, "Night Veil")
+    pick(state, "Darkness: steal an Artefact card")
+    options = labels(state)
+    assert options == [f"c: a card with a blue back from player {target + 1}'s hand",
+                       f"c: a card with a red back from player {target + 1}'s hand"]
+    keys = json.dumps([state.option_key(a) for a in state.legal_actions()])
+    assert not any(name in keys for name in ("ember_wand", "ash_blade", "tide_shell"))
+    pick(state, "red back")
+    taken = defs(state, "hand", seat)
+    assert len([d for d in taken if d in ("ember_wand", "ash_blade")]) == 1
+
+
+def test_no_view_or_label_names_another_seats_objective_or_hand(compiled):
+    """Objectives are secret ("the player who has this Objective"), hands too: others see the
+    backs of the Artefacts in a hand, and nothing of an Objective card."""
+    names = {cid: card["name"] for cid, card in compiled["cards"].items()}
+    state = new_game(compiled, 5, seed=3)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        for viewer in range(5):
+            view = state.view(viewer)
+            for seat, row in enumerate(view["players"]):
+                if seat == viewer:
+                    continue
+                assert row["zones"]["objective"] == {"count": len(zone(state, "objective", seat))}
+                hand = row["zones"]["hand"]
+                assert set(hand) <= {"count", "backs"}
+                assert all(set(back) == {"colour"} for back in hand.get("backs", []))
+        seat = actor(state)
+        seen = {names[d] for p in range(5) for z in ("tableau", "workshop", "revealed")
+                for d in defs(state, z, p)}
+        seen |= {names[d] for z in ("hand", "objective") for d in defs(state, z, seat)}
+        secret = {names[d] for p in range(5) if p != seat
+                  for d in defs(state, "objective", p) + defs(state, "hand", p)} - seen
+        for a in state.legal_actions():
+            assert not any(name in state.action_label(a) for name in secret)
+        state.apply(state.legal_actions()[0])
+
+
+def test_every_entry_explains(compiled):
+    """`rulewright explain` reads back every card, procedure and definition of the pack."""
+    from rulewright.compiler.explain import explain_entry, ids_by_kind
+    from rulewright.compiler.pipeline import check_pack_full
+
+    pack, _graph, diagnostics = check_pack_full(str(PACK))
+    assert pack is not None and not diagnostics
+    for kind, ids in ids_by_kind(pack).items():
+        for entry_id in ids:
+            assert explain_entry(pack, entry_id).strip(), (kind, entry_id)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_games_conform_at_every_count(compiled, players):
+    """The conformance suite runs the ends of the range (2 and 6); the counts between."""
+    from test_conformance import play_and_replay
+
+    game = Game.from_compiled(compiled, players)
+    for seed in range(2):
+        play_and_replay(game, seed, check_every=7)
