@@ -20,6 +20,7 @@ from packkit import labels, move, pick, player_values, run_procedure, shared_val
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "astoria"
 COLOURS = ("red", "yellow", "green", "orange", "purple", "blue")
+OBJECTIVES = ("save_the_king", "dragon_victory", "barbarian_victory", "revolt_victory")
 GLYPHS = ("fire", "sulfur", "nature", "solar", "darkness", "cobalt")
 
 
@@ -30,9 +31,15 @@ def compiled():
     return result
 
 
-def new_game(compiled, players=3, seed=1):
-    """A game at its first decision: the First Player's first action."""
-    return Game.from_compiled(compiled, players).new_game(seed)
+def new_game(compiled, players=3, seed=1, skills=()):
+    """A game at its first decision: the First Player's first action. With 5 or 6 players the
+    special Skill cards are chosen first, in turn order: ``skills`` names them (the first one
+    offered for the rest)."""
+    state = Game.from_compiled(compiled, players).new_game(seed)
+    wanted = list(skills)
+    while any(label.startswith("s: ") for label in labels(state)):
+        pick(state, wanted.pop(0)) if wanted else state.apply(state.legal_actions()[0])
+    return state
 
 
 def comp(state, definition: str) -> str:
@@ -157,7 +164,7 @@ def test_setup_per_player_count(compiled):
             assert "barbarian_victory" not in dealt
         if players == 2:
             assert set(dealt) <= {"save_the_king", "dragon_victory", "revolt_victory"}
-            assert sorted(d for d in defs(state, "box") if not d.endswith("_gem")) == \
+            assert sorted(d for d in defs(state, "box") if d in OBJECTIVES) == \
                 ["barbarian_victory", "save_the_king", "save_the_king"]
 
 
@@ -697,3 +704,105 @@ def test_random_games_conform_at_every_count(compiled, players):
     game = Game.from_compiled(compiled, players)
     for seed in range(2):
         play_and_replay(game, seed, check_every=7)
+
+
+# --------------------------------------------------------------------------- the Great Alchemist
+
+
+def test_skill_cards_are_chosen_in_turn_order_before_objectives_are_dealt(compiled):
+    """"When setting up the game every player must choose one card ... (or use the First Player
+    sequence). The card must be chosen BEFORE any player knows what his secret Objective is." """
+    for players, counts in ((5, {"great_alchemist": 2, "attender": 2, "deceiver": 1}),
+                            (6, {"great_alchemist": 2, "attender": 2, "deceiver": 2})):
+        state = Game.from_compiled(compiled, players).new_game(1)
+        first = shared_values(state)["first"]
+        asked = []
+        while any(label.startswith("s: ") for label in labels(state)):
+            assert all(zone(state, "objective", p) == [] for p in range(players))
+            asked.append(actor(state))
+            state.apply(state.legal_actions()[0])
+        # in turn order; the last ones take what is left without being asked when the cards
+        # left are all alike
+        assert len(asked) >= players - 2
+        assert asked == [(first + i) % players for i in range(len(asked))]
+        roles = [player_values(state, p)["role"] for p in range(players)]
+        assert {r: roles.count(r) for r in set(roles)} == counts
+        assert all(len(zone(state, "objective", p)) == 1 for p in range(players))
+    state = new_game(compiled, 4)
+    assert all(player_values(state, p)["role"] in (None, 0) for p in range(4))
+
+
+def _complete_wand(state, seat):
+    wand = give(state, "ember_wand", "workshop", seat)  # slots red, yellow; one Glyph
+    Machine(state.game.rules, state.data).attach(gem(state, "red", seat), wand)
+    gem(state, "yellow", seat)
+    reask(state)
+    pick(state, "Create an Artefact")
+    pick_if(state, "Continue an Artefact")
+    pick_if(state, "Ember Wand")
+    pick_if(state, "yellow gem")
+
+
+def test_five_players_small_artefacts_do_not_heal_and_deceivers_keep_their_gems(compiled):
+    """"His Health is increased by one point only when Artefacts showing at least 3 Glyphs on
+    their cards are completed." "Deceivers cannot do so, but the gems they use to complete
+    Artefacts are immediately restored to their Gem Stock" """
+    state = new_game(compiled, 5, skills=["Deceiver"])
+    seat = actor(state)
+    assert player_values(state, seat)["role"] == "deceiver"
+    health = shared_values(state)["health"]
+    stock = len(zone(state, "stock", seat))
+    _complete_wand(state, seat)
+    assert "ember_wand" in defs(state, "tableau", seat)
+    assert shared_values(state)["health"] == health
+    # both gems of the Wand (one put on earlier, the yellow one now) are back in the Stock
+    assert zone(state, "flask", seat) == [] and len(zone(state, "stock", seat)) == stock + 2
+
+
+def test_the_attender_builds_twice_per_action_and_keeps_no_power(compiled):
+    """"The Attender is a formidable builder, who may with a single Create Artefact action do as
+    if he had two" and "The Attender cannot store Power. His Power comes back to zero when he
+    has performed all his actions." """
+    state = new_game(compiled, 5, skills=["Attender"])
+    seat = actor(state)
+    wand = give(state, "ember_wand", "workshop", seat)
+    gem(state, "red", seat)
+    gem(state, "yellow", seat)
+    reask(state)
+    pick(state, "Create an Artefact")
+    pick_if(state, "Continue an Artefact")
+    pick_if(state, "red gem")
+    pick(state, "Add a second gem (Attender)")
+    assert "ember_wand" in defs(state, "tableau", seat) and wand
+    assert sorted(defs(state, "flask", seat)) == ["red_gem", "yellow_gem"]
+    while actor(state) == seat:
+        pick(state, "Reinforce")
+    assert player_values(state, seat)["power"] == 0
+
+
+def test_the_great_alchemist_skill_gives_three_glyphs_of_his_colour(compiled):
+    """"The Great Alchemist may generate three Glyphs of his Player's Mage color or one Glyph of
+    any color." """
+    state = new_game(compiled, 6, skills=["Great Alchemist"])
+    seat = actor(state)
+    pick(state, "Use an Artefact or Skill")
+    pick(state, "Great Alchemist")
+    pick(state, "Three Glyphs of your colour")
+    glyph = GLYPHS[COLOURS.index(player_values(state, seat)["mage_colour"])]
+    assert player_values(state, seat)[glyph] == 3
+
+
+def test_support_is_one_action_per_turn(compiled):
+    """"The active player may use one action (and only one) to do one of the following: ...
+    Give one or two gems (the active player takes the gems from his Gem Stock and add them to
+    the target player Gem Stock)". """
+    state = new_game(compiled, 5)
+    seat = actor(state)
+    target = (seat + 1) % 5
+    before = len(zone(state, "stock", target))
+    pick(state, "Support another Mage")
+    pick(state, f"p: player {target + 1}")
+    pick(state, "Give two gems")
+    assert len(zone(state, "stock", target)) == before + 2
+    assert "Support another Mage" not in labels(state)
+    assert "Support another Mage" not in labels(new_game(compiled, 4))
