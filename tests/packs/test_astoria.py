@@ -806,3 +806,13 @@ def test_support_is_one_action_per_turn(compiled):
     assert len(zone(state, "stock", target)) == before + 2
     assert "Support another Mage" not in labels(state)
     assert "Support another Mage" not in labels(new_game(compiled, 4))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_simulate_plays_random_greedy_and_mcts_at_every_count(compiled, players):
+    """`rulewright simulate content/astoria --players N --agents random,greedy,mcts:4` runs."""
+    from rulewright.runtime.simulate import simulate
+
+    result = simulate(compiled, players, 2, seed=1, agents=["random", "greedy", "mcts:4"])
+    assert not result.errors and len(result.games) == 2
+    assert {a for game in result.games for a in game["agents"]} == {"random", "greedy", "mcts:4"}
