@@ -577,7 +577,7 @@ class Leave(Stmt):
 
 @dataclass(frozen=True)
 class Expire(Stmt):
-    """``expire glyphs unless added: X``: run X; when it ends, if it gained nothing of the
+    """``expire charges unless added: X``: run X; when it ends, if it gained nothing of the
     resource group ``group``, every resource of the group goes back to its start value."""
 
     op: ClassVar[str] = "expire"

@@ -112,7 +112,7 @@ class Lowering:
         if name in scope:
             return ["env", name]
         if name in self.groups:
-            # A resource group is the list of its resources' names (``for each g in glyphs``).
+            # A resource group is the list of its resources' names (``for each g in charges``).
             return ["list", [["lit", member] for member in self.groups[name]]]
         if name in pack.vars:
             # A var is a value holder: its bare name reads its value (yours, or the shared one).

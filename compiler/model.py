@@ -72,7 +72,7 @@ class ResourceDef(Definition):
     max: int | str | None = None  # a number, or a constant's id (modifiable per owner)
     visibility: str = "public"
     kind: str = "resource"
-    group: str | None = None  # a resource group it belongs to (``reset glyphs``, ``expire``)
+    group: str | None = None  # a resource group it belongs to (``reset charges``, ``expire``)
 
 
 @dataclass

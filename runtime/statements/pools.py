@@ -1,7 +1,7 @@
 """Resource groups as pools that expire: ``expire GROUP unless added: X``.
 
-A resource may belong to a group (``group: glyphs``); the group's name is the list of its
-resources. ``expire glyphs unless added: X`` pushes a mark, ``["@expire", {"group", "you",
+A resource may belong to a group (``group: charges``); the group's name is the list of its
+resources. ``expire charges unless added: X`` pushes a mark, ``["@expire", {"group", "you",
 "added"}, None]``, then runs X. Every ``gain`` that adds to a resource of the group for that
 seat sets ``added`` on each mark of the group and seat on the agenda (``mark_added``, called by
 the gain helper). When X ends -- at once, or later when the machine reaches the mark -- a mark
