@@ -816,3 +816,177 @@ def test_simulate_plays_random_greedy_and_mcts_at_every_count(compiled, players)
     result = simulate(compiled, players, 2, seed=1, agents=["random", "greedy", "mcts:4"])
     assert not result.errors and len(result.games) == 2
     assert {a for game in result.games for a in game["agents"]} == {"random", "greedy", "mcts:4"}
+
+
+# --------------------------------------------------------------------------- the other actions
+
+
+def test_gems_are_spent_and_created_at_the_current_magic_flow(compiled):
+    """"3. Spend a gem (to earn Power): By moving one gem from your Gem Stock to the Reserve ...,
+    you may earn as much Power as the current value of the gem (Magic Flow displayed on the
+    current Invasion Card)." "4. Create a gem (by spending Power): Reverse procedure"."""
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    shown = zone(state, "invasion_shown")[0]
+    colour = player_values(state, seat)["mage_colour"]
+    flow = prop(state, shown, colour)
+    reserve = len(zone(state, "reserve"))
+    pick(state, "Spend a gem")
+    assert player_values(state, seat)["power"] == flow
+    assert len(zone(state, "reserve")) == reserve + 1 and len(zone(state, "stock", seat)) == 8
+    pick(state, "Create a gem")
+    affordable = {label for label in labels(state)}
+    assert all(prop(state, shown, c) <= flow for c in COLOURS
+               if any(f"{c} gem" in label for label in affordable))
+    pick(state, f"{colour} gem")
+    assert player_values(state, seat)["power"] == 0 and len(zone(state, "stock", seat)) == 9
+
+
+def test_a_discovery_is_drawn_only_under_five_cards(compiled):
+    """"1. Draw a Discovery: If you have less than five cards in your hand, you may draw a new
+    card from one of the available Artefact stacks." """
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    pick(state, "Draw a Discovery")
+    pick(state, "stack_1")
+    pick(state, "Draw a Discovery")
+    pick(state, "stack_2")
+    assert len(zone(state, "hand", seat)) == 5
+    assert "Draw a Discovery" not in labels(state)
+
+
+def test_tribute_calms_the_dragon_and_a_guard_costs_5_power_and_a_gem_of_your_colour(compiled):
+    """"7. Pay Tribute to the Dragon: Take one Red Gem OR one Yellow Gem from your own Gem Stock,
+    and place it back in the Reserve area. The Dragon Rage decreases by one point." "9. Place
+    Guard: ... spend 5 Power Points and place one gem of your own Mage color, taken from your
+    Gem Stock, in the Guard Room"."""
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    gem(state, "yellow", seat)
+    shared_values(state)["dragon_rage"] = 4
+    player_values(state, seat)["power"] = 6
+    reask(state)
+    pick(state, "Pay Tribute to the Dragon")
+    pick_if(state, "yellow gem")
+    assert shared_values(state)["dragon_rage"] == 3
+    pick(state, "Place a Guard")
+    assert player_values(state, seat)["power"] == 1
+    colour = player_values(state, seat)["mage_colour"]
+    assert defs(state, "guard_room", seat) == [f"{colour}_gem"]
+    assert "Place a Guard" not in labels(state)                 # 1 Power left
+
+
+def test_darkness_hurting_the_king_exiles_and_killing_a_guard_does_not(compiled):
+    """Darkness: "3 Glyphs may be used to hurt the King and reduce his health by one point.
+    Doing so immediately exiles your Mage." "3 Glyphs may be used to kill a Guard of any color.
+    This action doesn't exile your Mage." Fire: "3 Glyphs may be used to kill a Guard of any
+    color. This action immediately exiles your Mage." """
+    state = new_game(compiled, 4)
+    seat = actor(state)
+    other = (seat + 1) % 4
+    move(state, zone(state, "stock", other)[0], "guard_room", other)
+    give(state, "umbral_orb", "tableau", seat)
+    player_values(state, seat)["darkness"] = 5
+    health = shared_values(state)["health"]
+    pick(state, "Use an Artefact or Skill")
+    pick_if(state, "Umbral Orb")
+    pick(state, "Darkness: kill a Guard")
+    assert zone(state, "guard_room", other) == [] and player_values(state, seat)["exiled"] == 0
+    pick(state, "Darkness: hurt the King")
+    assert shared_values(state)["health"] == health - 1
+    assert player_values(state, seat)["exiled"] == 1
+    state = new_game(compiled, 4)
+    seat = actor(state)
+    other = (seat + 1) % 4
+    move(state, zone(state, "stock", other)[0], "guard_room", other)
+    give(state, "ash_blade", "tableau", seat)
+    pick(state, "Use an Artefact or Skill")
+    pick_if(state, "Ash Blade")
+    pick(state, "Fire: kill a Guard")
+    assert zone(state, "guard_room", other) == [] and player_values(state, seat)["exiled"] == 1
+
+
+def test_sulfur_takes_gems_back_and_nature_hits_both_factions(compiled):
+    """Sulfur: "Each Glyph allows you to take one gem from your Flask and put it back to your Gem
+    Stock." Nature: "One Glyph decreases Barbarian Strength by one point. Two Glyphs decreases
+    Revolt Strength by one point (this doesn't increase Agitation)." """
+    state = new_game(compiled, 3)
+    seat = actor(state)
+    move(state, zone(state, "stock", seat)[0], "flask", seat)
+    give(state, "gilded_scale", "tableau", seat)   # two Sulfur
+    give(state, "druid_horn", "tableau", seat)     # two Nature
+    shared_values(state).update(barbarians=5, revolt=5, agitation=1)
+    pick(state, "Use an Artefact or Skill")
+    pick(state, "Gilded Scale")
+    pick(state, "Sulfur")
+    assert zone(state, "flask", seat) == [] and len(zone(state, "stock", seat)) == 9
+    pick_if(state, "Keep the Glyphs")  # (asked only if something else could be done)
+    pick(state, "Use an Artefact or Skill")
+    pick(state, "Druid Horn")
+    pick(state, "Nature: Revolt Strength -1")
+    assert (shared_values(state)["revolt"], shared_values(state)["agitation"]) == (4, 1)
+    assert "Nature: Barbarian Strength -1" not in labels(state)  # both Nature Glyphs spent
+
+
+def test_the_dragon_at_its_last_step_razes_the_city_at_once(compiled):
+    """"If the Rage indicator comes to its very last step (the one showing a Dragon head) his
+    rage is complete and he razes the city, thus ending the game immediately. (Dragon Faction
+    wins)." """
+    state = new_game(compiled, 3)
+    _calm(state)
+    deal_objective(state, 1, "dragon_victory")
+    shared_values(state).update(dragon_rage=9)
+    raging = next(c for c, d in sorted(state.data["components"].items())
+                  if d["at"] in ("g:invasion_deck", "g:invasion_used")
+                  and prop(state, c, "rage") and prop(state, c, "strength") == 0)
+    move(state, raging, "invasion_deck")
+    reinforce_until(state, lambda s: False)
+    assert shared_values(state)["ending"] == "dragon_razes" and shared_values(state)["turn_no"] == 2
+    assert [player_values(state, p)["vp"] for p in range(3)] == [0, 20, 0]
+
+
+def test_breaches_stop_at_four_and_powers_activation_readies_two_cards(compiled):
+    """"Increase the Breaches value by one point, unless it has already reached its maximum
+    value of four." "each player can reactivate two rotated Artefact or Skill Cards of their
+    choosing (among their own)". """
+    state = new_game(compiled, 3)
+    _calm(state)
+    shared_values(state).update(breaches=4, barbarians=1, revolt=1, agitation=0, health=8)
+    seat = actor(state)
+    cards = [give(state, d, "tableau", seat) for d in ("ember_wand", "tide_shell", "night_veil")]
+    for c in cards:
+        state.data["components"][c]["exhausted"] = True
+    hammer = next(c for c, d in sorted(state.data["components"].items())
+                  if d["at"] in ("g:invasion_deck", "g:invasion_used")
+                  and prop(state, c, "hammer") == 1 and prop(state, c, "strength") == 0
+                  and not prop(state, c, "rage"))
+    move(state, hammer, "invasion_deck")
+    readied = []
+    while shared_values(state)["turn_no"] == 1:
+        options = labels(state)
+        if actor(state) == seat and any("Ember Wand" in o or "Night Veil" in o for o in options):
+            chosen = next(i for i, o in enumerate(options) if "Ember Wand" in o or "Night Veil" in o)
+            readied.append(options[chosen])
+        else:
+            chosen = next((i for i, o in enumerate(options) if o == "Reinforce"), 0)
+        state.apply(state.legal_actions()[chosen])
+    assert len(readied) == 2
+    assert sum(not state.data["components"][c]["exhausted"] for c in cards) == 2
+    assert shared_values(state)["breaches"] == 4
+    assert shared_values(state)["first"] == (seat + 1) % 3   # the player on the left
+
+
+def test_two_player_halves_lose_their_glyphs_between_halves(compiled):
+    """Two players: "player A performs his 4 actions, then player B, then player A resumes with
+    his 4 next actions"; each half is a turn for the Glyph pool ("You also cannot keep Glyphs
+    generated during a previous turn")."""
+    state = new_game(compiled, 2)
+    seat = actor(state)
+    give(state, "ash_blade", "tableau", seat)
+    for _ in range(3):
+        pick(state, "Reinforce")
+    pick(state, "Use an Artefact or Skill")
+    pick_if(state, "Ash Blade")
+    pick(state, "Keep the Glyphs")
+    assert actor(state) == 1 - seat
+    assert player_values(state, seat)["fire"] == 0
