@@ -990,3 +990,60 @@ def test_two_player_halves_lose_their_glyphs_between_halves(compiled):
     pick(state, "Keep the Glyphs")
     assert actor(state) == 1 - seat
     assert player_values(state, seat)["fire"] == 0
+
+
+def test_the_deceiver_takes_a_gem_off_an_enemy_artefact_and_a_bare_one_goes_back_to_hand(compiled):
+    """"The Deceiver may either: reverse-engineer an unfinished Artefact of his choosing (owned an
+    enemy player), by removing one gem from its card and putting it back to its owner's Gem
+    Stock. If the Artefact has no more gems on it because of this action, it must be taken back
+    to its owner's hand." """
+    state = new_game(compiled, 5, skills=["Deceiver"])
+    seat = actor(state)
+    enemy = (seat + 1) % 5
+    wand = give(state, "ember_wand", "workshop", enemy)
+    red = gem(state, "red", enemy)
+    Machine(state.game.rules, state.data).attach(red, wand)
+    stock = len(zone(state, "stock", enemy))
+    pick(state, "Use an Artefact or Skill")
+    pick(state, "Deceiver")
+    pick(state, "Reverse-engineer an Artefact")
+    assert red in zone(state, "stock", enemy) and len(zone(state, "stock", enemy)) == stock + 1
+    assert wand in zone(state, "hand", enemy)
+
+
+def test_the_deceiver_uses_sulfur_as_solar_and_not_its_own_effect(compiled):
+    """"Deceivers use Sulfur Glyph effect as if they were Solar Glyphs." Sulfur: "Deceivers
+    cannot use this effect." """
+    state = new_game(compiled, 5, skills=["Deceiver"])
+    seat = actor(state)
+    move(state, zone(state, "stock", seat)[0], "flask", seat)
+    give(state, "gilded_scale", "tableau", seat)   # two Sulfur
+    pick(state, "Use an Artefact or Skill")
+    pick(state, "Gilded Scale")
+    options = labels(state)
+    assert "Sulfur: a gem from your Flask to your Stock" not in options
+    pick(state, "Sulfur as Solar (Deceiver)")
+    pick(state, "2 Sulfur Glyphs: 3 Power")
+    assert player_values(state, seat)["power"] == 3
+
+
+def test_a_card_is_given_only_to_a_hand_of_five_or_fewer(compiled):
+    """"Give a card (the active player gives one card from his hand to the target player; this
+    is possible if the target player has 5 cards or less in his own hand)". """
+    state = new_game(compiled, 6)
+    seat = actor(state)
+    target = (seat + 1) % 6
+    for definition in ("ember_wand", "tide_shell", "night_veil"):
+        give(state, definition, "hand", target)   # six cards
+    reask(state)
+    pick(state, "Support another Mage")
+    pick(state, f"p: player {target + 1}")
+    assert "Give a card" not in labels(state)
+    state = new_game(compiled, 6)
+    seat = actor(state)
+    other = (seat + 2) % 6
+    pick(state, "Support another Mage")
+    pick(state, f"p: player {other + 1}")
+    pick(state, "Give a card")
+    state.apply(state.legal_actions()[0])
+    assert len(zone(state, "hand", other)) == 4 and len(zone(state, "hand", seat)) == 2
