@@ -848,9 +848,9 @@ def test_a_discovery_is_drawn_only_under_five_cards(compiled):
     state = new_game(compiled, 3)
     seat = actor(state)
     pick(state, "Draw a Discovery")
-    pick(state, "stack_1")
+    pick(state, "From the first stack")
     pick(state, "Draw a Discovery")
-    pick(state, "stack_2")
+    pick(state, "From the second stack")
     assert len(zone(state, "hand", seat)) == 5
     assert "Draw a Discovery" not in labels(state)
 
