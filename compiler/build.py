@@ -127,7 +127,7 @@ class PackBuilder:
             pack.resources[entry["id"]] = ResourceDef(
                 **self.common(doc, path), scope=entry.get("scope", "player"),
                 start=entry.get("start", 0), min=entry.get("min", 0), max=entry.get("max"),
-                visibility=entry.get("visibility", "public"))
+                visibility=entry.get("visibility", "public"), group=entry.get("group"))
         for path, entry in self.entries(doc, base + ("vars",)):
             pack.vars[entry["id"]] = ResourceDef(
                 **self.common(doc, path), scope=entry.get("scope", "player"),
@@ -155,7 +155,7 @@ class PackBuilder:
                 **self.common(doc, path), base=entry["base"],
                 props={name: ptype for name, ptype in props.items() if ptype is not None},
                 declared=bool(entry.get("props")), decks=list(entry.get("decks", [])),
-                spaces=entry.get("spaces"))
+                spaces=entry.get("spaces"), back=list(entry.get("back", [])))
         if "flow" in rules:
             self.add_flow(doc, base + ("flow",))
         if "table" in rules:

@@ -105,6 +105,10 @@ BUILTINS: dict[str, Builtin] = _table(
     Builtin("lookup", ("table", "number"), "number",
             "a step table's value at a position: the entry of the largest position not above "
             "it (none below the first)"),
+    Builtin("attached", ("component",), "collection",
+            "the components attached to a component (`attach g to c`), in the order they came"),
+    Builtin("holder", ("component",), "component",
+            "the component a component is attached to (none when it is in a zone)"),
 )
 """Every built-in function, by name."""
 

@@ -287,6 +287,17 @@ def statement_text(node: ir.Node) -> str:
             return f"record {humanise(stat)} for {expression_text(item)}"
         case ir.EndGame():
             return "end the game"
+        case ir.Leave(procedure=""):
+            return "stop here (the rest of this procedure is skipped)"
+        case ir.Leave(procedure=procedure):
+            return f"stop {display_name(procedure).lower()} here (the rest of it is skipped)"
+        case ir.Expire(group=group, body=body):
+            return f"{statement_text(body)}; if that gained no {display_name(group, True)}, " \
+                   f"lose all {display_name(group, True)}"
+        case ir.Attach(item=item, holder=holder):
+            return f"put {expression_text(item)} on {expression_text(holder)}"
+        case ir.Require(cond=cond):
+            return f"only if {expression_text(cond)}"
     return type(node).__name__.lower()
 
 

@@ -564,6 +564,49 @@ class EndGame(Stmt):
     op: ClassVar[str] = "endgame"
 
 
+@dataclass(frozen=True)
+class Leave(Stmt):
+    """``leave take_actions``: stop the innermost running call of that procedure now; the rest
+    of it is skipped and its caller goes on. ``leave`` alone (``procedure`` empty until the
+    resolver fills it in) leaves the procedure the statement is written in."""
+
+    op: ClassVar[str] = "leave"
+
+    procedure: str = ""
+
+
+@dataclass(frozen=True)
+class Expire(Stmt):
+    """``expire charges unless added: X``: run X; when it ends, if it gained nothing of the
+    resource group ``group``, every resource of the group goes back to its start value."""
+
+    op: ClassVar[str] = "expire"
+
+    group: str
+    body: Stmt
+
+
+@dataclass(frozen=True)
+class Attach(Stmt):
+    """``attach g to c``: component(s) ``item`` leave their zone and sit on component
+    ``holder`` (``attached(c)``), travelling with it until moved to a zone again."""
+
+    op: ClassVar[str] = "attach"
+
+    item: Expr
+    holder: Expr
+
+
+@dataclass(frozen=True)
+class Require(Stmt):
+    """``require C``: goes on only while condition ``cond`` holds. An effect whose ``require``
+    fails cannot be carried out, so a choice, ``may`` or paid reward does not offer it."""
+
+    op: ClassVar[str] = "require"
+
+    cond: Expr
+
+
 STATEMENTS: tuple[type[Stmt], ...] = tuple(
     cls for cls in list(globals().values())
     if isinstance(cls, type) and issubclass(cls, Stmt) and cls is not Stmt

@@ -32,6 +32,7 @@ class Lowering:
         self.origin: list[str] = ["flow", "main"]
         self.text = ""
         self.player_values = set(pack.resources) | set(pack.tracks) | set(pack.vars)
+        self.groups = pack.groups
         procedures = dict(pack.procedures)
         for variant in pack.variants.values():
             procedures.update(variant.procedures)
@@ -110,6 +111,9 @@ class Lowering:
             return ["players"]
         if name in scope:
             return ["env", name]
+        if name in self.groups:
+            # A resource group is the list of its resources' names (``for each g in charges``).
+            return ["list", [["lit", member] for member in self.groups[name]]]
         if name in pack.vars:
             # A var is a value holder: its bare name reads its value (yours, or the shared one).
             return ["pv", ["env", "you"], name]
@@ -194,12 +198,23 @@ def _generic(lw: Lowering, node: ir.Stmt, scope: frozenset) -> dict:
     return out
 
 
+def _leave(lw: Lowering, n: ir.Leave, scope: frozenset) -> dict:
+    """``leave`` alone leaves the procedure it is written in (the resolver made sure there is
+    one); a shared parse tree cannot say which, the lowering's origin can."""
+    procedure = n.procedure
+    if not procedure and lw.origin and lw.origin[0] == "procedure":
+        procedure = lw.origin[1]
+    return {"op": "leave", "procedure": procedure}
+
+
 STATEMENT_LOWERERS: dict[type, Callable[[Lowering, Any, frozenset], dict]] = {
     ir.Seq: _seq,
     ir.Let: lambda lw, n, s: {"op": "seq", "parts": [["let", n.var, lw.expr(n.value, s)]]},
+    ir.Leave: _leave,
 }
 """The statements whose IR is not their op's fields one for one (a sequence's lets bind
-names for the parts after them); every other statement is lowered by :func:`_generic`."""
+names for the parts after them; a bare ``leave`` names its procedure); every other statement
+is lowered by :func:`_generic`."""
 
 
 def _check_statements() -> None:
@@ -308,6 +323,10 @@ def lower_pack(pack: Pack) -> dict:
         lw.origin = ["procedure", pid]
         procedures[pid] = _procedure(lw, pid, proc)
     cards = {}
+    by_deck: dict[str, str] = {}
+    for ctype in pack.component_types.values():
+        for deck in ctype.decks:
+            by_deck.setdefault(deck, ctype.id)
     for cid, card in pack.cards.items():
         lw.origin = ["card", cid]
         cards[cid] = {
@@ -315,6 +334,9 @@ def lower_pack(pack: Pack) -> dict:
             "front": _side(lw, cid, card.front, triggers, "front"),
             "back": _side(lw, cid, card.back, triggers, "back") if card.back else None,
         }
+        ctype = pack.component_types.get(card.type or by_deck.get(card.deck or "", "card"))
+        if ctype is not None and ctype.back:  # only then: other rulesets keep their hash
+            cards[cid]["back_props"] = list(ctype.back)
     tracks = {}
     for tid, track in pack.tracks.items():
         lw.origin = ["track", tid]
@@ -350,7 +372,7 @@ def lower_pack(pack: Pack) -> dict:
         "constants": dict(pack.constants),
         "tables": {tid: sorted([k, v] for k, v in table.items())
                    for tid, table in sorted(pack.tables.items())},
-        "resources": {rid: _value_def(r) for rid, r in pack.resources.items()},
+        "resources": {rid: _value_def(r, r.group) for rid, r in pack.resources.items()},
         "vars": {vid: _value_def(v) for vid, v in pack.vars.items()},
         "tracks": tracks,
         "zones": {zid: {"scope": z.scope, "visibility": z.visibility, "ordered": z.ordered,
@@ -388,10 +410,16 @@ def lower_pack(pack: Pack) -> dict:
         "labels": lw.labels,
         "origins": lw.origins,
     }
+    if flow is not None and flow.consistent is not None and flow.consistent.tree is not None:
+        compiled["flow"]["consistent"] = lw.expr(flow.consistent.tree, frozenset())
     compiled["hash"] = ruleset_hash(compiled)
     return compiled
 
 
-def _value_def(r) -> dict:
-    return {"scope": r.scope, "start": r.start, "min": r.min, "max": r.max,
-            "visibility": r.visibility}
+def _value_def(r, group: str | None = None) -> dict:
+    out = {"scope": r.scope, "start": r.start, "min": r.min, "max": r.max,
+           "visibility": r.visibility}
+    if group:
+        out["group"] = group
+    return out
+

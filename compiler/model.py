@@ -72,6 +72,7 @@ class ResourceDef(Definition):
     max: int | str | None = None  # a number, or a constant's id (modifiable per owner)
     visibility: str = "public"
     kind: str = "resource"
+    group: str | None = None  # a resource group it belongs to (``reset charges``, ``expire``)
 
 
 @dataclass
@@ -140,6 +141,7 @@ class ComponentTypeDef(Definition):
     declared: bool = False
     decks: list[str] = field(default_factory=list)
     spaces: str | None = None
+    back: list[str] = field(default_factory=list)  # props printed on the back (seen by all)
     kind: str = "component_type"
 
 
@@ -323,3 +325,12 @@ class Pack:
     flow: FlowDef | None = None
     reports: list[str] = field(default_factory=list)  # decks whose cards the statistics report
     table: TableDef | None = None  # names and screen layout for people (rules.table)
+
+    @property
+    def groups(self) -> dict[str, list[str]]:
+        """Resource groups: group name -> its resources, in the order they are declared."""
+        out: dict[str, list[str]] = {}
+        for rid, resource in self.resources.items():
+            if resource.group:
+                out.setdefault(resource.group, []).append(rid)
+        return out

@@ -17,6 +17,7 @@ __all__ = ["KINDS", "KIND_WORDS", "INTRINSIC_PROPERTIES", "NameTable", "build_na
 KINDS: tuple[str, ...] = (
     "local", "player", "players", "resource", "track", "var", "zone", "constant", "icon",
     "enum", "enum_value", "component_type", "die", "card", "space", "procedure", "builtin",
+    "group",
 )
 """Every kind a resolved :class:`ir.Name` may have (its ``kind`` field)."""
 
@@ -26,7 +27,7 @@ KIND_WORDS: dict[str, str] = {
     "zone": "a zone", "constant": "a constant", "icon": "an icon", "enum": "an enum",
     "enum_value": "an enum value", "component_type": "a component type", "die": "a die",
     "card": "a card", "space": "a space", "procedure": "a procedure",
-    "builtin": "a built-in function",
+    "builtin": "a built-in function", "group": "a resource group",
 }
 """How a message names each kind: "'bag' is a zone, ..."."""
 
@@ -92,6 +93,7 @@ def build_names(pack: Pack) -> NameTable:
     ]
     for variant in pack.variants.values():
         groups.append(("procedure", variant.procedures))
+    groups.append(("group", pack.groups))
     for kind, names in groups:
         for name in names:
             table.kinds.setdefault(name, kind)

@@ -56,7 +56,8 @@ class EffectSyntaxError(Exception):
 
 CONTEXTUAL_WORDS = frozenset({
     "any", "all", "face", "icon", "bottom", "desc", "game", "abilities", "order", "ready", "end",
-    "use", "record", "place", "clear", "set", "flip", "trash", "exhaust"})
+    "use", "record", "place", "clear", "set", "flip", "trash", "exhaust", "leave", "attach",
+    "expire", "unless", "added", "require"})
 """Keywords that are keywords only where the grammar expects them and names everywhere else
 (``any(...)`` is a built-in, ``d.face`` a property). Every other keyword is reserved."""
 
@@ -571,6 +572,16 @@ class _ToIR:
     def end_game(self, span, children):
         return ir.EndGame(span=span)
 
+    def leave(self, span, children):
+        name = children[0]
+        return ir.Leave(name.value if name is not None else "", span=span)
+
+    def attach(self, span, children):
+        return ir.Attach(children[0], children[1], span=span)
+
+    def require(self, span, children):
+        return ir.Require(children[0], span=span)
+
     def if_stmt(self, span, children):
         cond, then, *otherwise = children
         return ir.If(cond, then, otherwise[0] if otherwise else None, span=span)
@@ -627,6 +638,10 @@ class _ToIR:
     def paid(self, span, children):
         cost = children[0]
         return _Prefix(lambda reward, span: ir.Paid(cost, reward, span=span))
+
+    def expire(self, span, children):
+        group = children[0].value
+        return _Prefix(lambda body, span: ir.Expire(group, body, span=span))
 
     def where(self, span, children):
         return children[0]

@@ -118,7 +118,8 @@ def _range_text(ptype: PropType) -> str:
 def check_declarations(pack: Pack, doc: Document) -> list[Diagnostic]:
     """The component types of one rules document: each prop type names a known type (E301),
     only ``int`` takes a range and a range is not empty (E204), defaults have their type, a
-    type's ``decks`` are zones given to one card type only, its ``spaces`` a space type."""
+    type's ``decks`` are zones given to one card type only, its ``spaces`` a space type, its
+    ``back`` props it declares."""
     out: list[Diagnostic] = []
     components = doc.data.get("rules", {}).get("components", [])
     owners: dict[str, str] = {}
@@ -162,6 +163,16 @@ def check_declarations(pack: Pack, doc: Document) -> list[Diagnostic]:
                                       "with `type:`"))
         if ctype.spaces is not None:
             out += _check_space_type(pack, doc, base + ("spaces",), ctype)
+        for k, prop in enumerate(ctype.back):
+            where = doc.loc(base + ("back", k))
+            if ctype.base not in ("card", "token"):
+                out.append(diagnostic("E204", where, f"only a card or token type has a `back`; "
+                                      f"'{ctype.id}' is a {ctype.base} type"))
+            elif prop not in ctype.props:
+                guess = did_you_mean(prop, ctype.props)
+                out.append(diagnostic("E301", where, f"'{ctype.id}' declares no prop '{prop}'"
+                                      + (f" (did you mean '{guess}'?)" if guess else ""),
+                                      "`back` lists props the type declares in `props`"))
     return out
 
 

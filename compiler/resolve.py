@@ -35,7 +35,7 @@ __all__ = ["check_pack", "check_text", "EffectSite", "effect_sites", "pack_names
 AMOUNT_KINDS = frozenset({"resource", "track"})
 VALUE_KINDS = frozenset({"resource", "track", "var"})
 ZONE_KINDS = frozenset({"zone"})
-COLLECTION_KINDS = frozenset({"zone", "players", "enum", "component_type"})
+COLLECTION_KINDS = frozenset({"zone", "players", "enum", "component_type", "group"})
 TRIGGER_VERBS = ("gain", "pay", "lose")
 
 
@@ -49,6 +49,7 @@ class EffectSite:
     ability: AbilityDef | None = None
     role: str = ""  # "named" (a card's or space's effect run by `run`), "space", ""
     condition: bool = False  # a test: a space's requires, an ability's condition, ...
+    procedure: str = ""  # the procedure whose effect this is (what a bare `leave` leaves)
 
 
 def check_pack(pack: Pack, parsed: dict | None = None) -> list[Diagnostic]:
@@ -65,8 +66,10 @@ def check_pack(pack: Pack, parsed: dict | None = None) -> list[Diagnostic]:
     table = pack_names(pack, sites)
     for site in sites:
         if site.text.tree is not None:
-            diags.extend(_Resolver(table, site.text).check(site.text.tree, _scope(site, table)))
+            diags.extend(_Resolver(table, site.text, site.procedure)
+                         .check(site.text.tree, _scope(site, table)))
     diags.extend(_check_caps(pack))
+    diags.extend(_check_groups(pack))
     diags.extend(check_values(pack, [(site.text, site.condition) for site in sites]))
     return diags
 
@@ -82,6 +85,20 @@ def _check_caps(pack: Pack) -> list[Diagnostic]:
                                   f"the cap of '{resource.id}' names '{cap}', which is not a "
                                   "constant" + (f" (did you mean '{guess}'?)" if guess else ""),
                                   "give a number, or the id of a constant"))
+    return out
+
+
+def _check_groups(pack: Pack) -> list[Diagnostic]:
+    """A resource group's name must name nothing else (a group name is read as its list)."""
+    out = []
+    taken = build_names(pack).kinds
+    for rid, resource in pack.resources.items():
+        group = resource.group
+        if group and taken.get(group, "group") != "group":
+            out.append(diagnostic("E302", resource.loc,
+                                  f"the group of '{rid}' is '{group}', which is already "
+                                  f"{KIND_WORDS[taken[group]]}",
+                                  "give the group a name of its own"))
     return out
 
 
@@ -179,7 +196,7 @@ def effect_sites(pack: Pack) -> Iterator[EffectSite]:
 def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:
     params = frozenset(proc.params)
     if proc.effect is not None:
-        yield EffectSite(proc.effect, "effect", params)
+        yield EffectSite(proc.effect, "effect", params, procedure=proc.id)
     available = getattr(proc, "available", None)
     if available is not None:
         yield EffectSite(available, "expr", params, condition=True)
@@ -237,9 +254,10 @@ class _Expect:
 class _Resolver:
     """Walks one effect's IR with a scope of local names, annotating and reporting."""
 
-    def __init__(self, table: NameTable, text: EffectText):
+    def __init__(self, table: NameTable, text: EffectText, procedure: str = ""):
         self.table = table
         self.text = text
+        self.procedure = procedure
         self.diags: list[Diagnostic] = []
 
     def check(self, tree: ir.Node, scope: set[str]) -> list[Diagnostic]:
@@ -300,7 +318,43 @@ class _Resolver:
         self.node(node.value, scope)
 
     def visit_Reset(self, node, scope, expect) -> None:
-        self._value_target(node.target, scope, "reset")
+        target = node.target
+        if isinstance(target, ir.Name) and target.id not in scope \
+                and self.table.kind_of(target.id) == "group":
+            _set_kind(target, "group")
+            return
+        self._value_target(target, scope, "reset")
+
+    def visit_Leave(self, node: ir.Leave, scope, expect) -> None:
+        if not node.procedure:
+            if not self.procedure:
+                self.report(node, "E303", "'leave' alone leaves the procedure it is written in, "
+                            "but this effect is not a procedure's",
+                            "name the procedure to leave: 'leave take_turn'")
+            return
+        if node.procedure in self.table.procedures:
+            return
+        kind = self.table.kind_of(node.procedure)
+        if node.procedure in self.table.functions or kind is not None:
+            what = "a function" if node.procedure in self.table.functions else KIND_WORDS[kind]
+            self.report(node, "E302", f"'{node.procedure}' is {what}, but 'leave' leaves a "
+                        "procedure")
+        else:
+            self.report(node, "E301", f"unknown procedure '{node.procedure}'"
+                        + _suggest(node.procedure, self.table.procedures))
+
+    def visit_Expire(self, node: ir.Expire, scope, expect) -> None:
+        kind = self.table.kind_of(node.group)
+        if kind != "group":
+            groups = self.table.names_of({"group"})
+            if kind is None:
+                self.report(node, "E301", f"unknown resource group '{node.group}'"
+                            + _suggest(node.group, groups),
+                            "a group is named by the resources' `group:` field")
+            else:
+                self.report(node, "E302", f"'{node.group}' is {KIND_WORDS[kind]}, but "
+                            "'expire' needs a resource group")
+        self.node(node.body, scope)
 
     def _loop(self, node, scope, construct: str) -> None:
         self.node(node.source, scope, _Expect(COLLECTION_KINDS, construct))

@@ -151,12 +151,21 @@ OPS: dict[str, Op] = _ops(
     Op("record", (Field("stat", "word"), Field("item", "expr")),
        doc="count a usage for the statistics"),
     Op("endgame", doc="stop the game and score it"),
+    Op("leave", (Field("procedure", "word"),),
+       doc="stop the running procedure of that name now (the rest of it is skipped)"),
+    Op("expire", (Field("group", "word"), Field("body", "stmt")),
+       doc="run the body; if it added nothing to the group's values, they go back to their start"),
+    Op("attach", (Field("item", "expr"), Field("holder", "expr")),
+       doc="put components on a component (they leave their zone and travel with it)"),
+    Op("require", (Field("cond", "expr"),), costs=True,
+       doc="go on only if the condition holds; where it does not, the effect is not offered"),
 )
 """Every statement op, by name."""
 
-INTERNAL_STEPS = ("@track", "@emit", "@trigger")
+INTERNAL_STEPS = ("@track", "@emit", "@trigger", "@leave", "@expire")
 """Agenda frames that are not nodes: one step along a track, an announcement waiting for a
-track's rewards, a triggered ability answering an event."""
+track's rewards, a triggered ability answering an event, the start of a procedure that may be
+left early (``leave`` drops the frames above it), an ``expire`` waiting for its body to end."""
 
 
 def event_key(family: str, target: str) -> str:

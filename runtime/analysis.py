@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..language import OPS
 
-CHECKED = frozenset({"seq", "paid", "choose", "if", "chooseitem", "invoke", "repeat"} |
+CHECKED = frozenset({"seq", "paid", "choose", "if", "chooseitem", "invoke", "repeat", "expire"} |
                     {name for name, op in OPS.items() if op.costs or op.dynamic})
 """The statements whose feasibility is worked out at run time (the others can always be
 carried out); each has a ``feasible`` template (checked when ``runtime/statements`` is
@@ -125,7 +125,7 @@ class Analysis:
         elif op == "invoke":
             proc = self.rules.procedures.get(node["name"])
             result = proc is not None and self._always_feasible(proc["effect"])
-        else:  # repeat
+        else:  # repeat, expire: as their body
             result = self._always_feasible(node["body"])
         memo[nid] = result
         return result

@@ -776,6 +776,16 @@ def _players(rt, env, args):
     return list(range(rt.n))
 
 
+def _attached(rt, env, args):
+    comp = rt.comps.get(args[0]) if args[0].__class__ is str else None
+    return list(comp["holds"]) if comp is not None and "holds" in comp else []
+
+
+def _holder(rt, env, args):
+    comp = rt.comps.get(args[0]) if args[0].__class__ is str else None
+    return comp.get("on") if comp is not None else None
+
+
 BUILTINS: dict[str, Callable] = {
     "count": _count,
     "size": _count,
@@ -812,6 +822,8 @@ BUILTINS: dict[str, Callable] = {
     "num_players": lambda rt, env, args: rt.n,
     "abs": lambda rt, env, args: abs(args[0]),
     "lookup": _lookup,
+    "attached": _attached,
+    "holder": _holder,
 }
 """The runtime side of ``compiler/builtins.py``: every function declared there is here."""
 

@@ -24,6 +24,7 @@ from .generate import MAX_CALL_DEPTH
 from .options import option_key
 from .statements import INTERNAL
 from .statements.control import GameEnded
+from .statements.leaving import LeftProcedure, leave_agenda
 from .world import World
 
 __all__ = ["Machine", "StepBudgetError", "new_state", "locate"]
@@ -63,19 +64,24 @@ class Machine(World):
         agenda = self.agenda
         run = self.run_code
         budget = self.budget
-        try:
-            while agenda and data["pending"] is None:
-                self.steps += 1
-                if self.steps > budget:
-                    self.over_budget(None)
-                node, env, aux = agenda.pop()
-                if node.__class__ is int:
-                    run[node](self, env, aux)
-                else:
-                    INTERNAL[node].step(self, env, aux)
-        except GameEnded:
-            agenda.clear()
-            data["pending"] = None
+        while True:
+            try:
+                while agenda and data["pending"] is None:
+                    self.steps += 1
+                    if self.steps > budget:
+                        self.over_budget(None)
+                    node, env, aux = agenda.pop()
+                    if node.__class__ is int:
+                        run[node](self, env, aux)
+                    else:
+                        INTERNAL[node].step(self, env, aux)
+            except GameEnded:
+                agenda.clear()
+                data["pending"] = None
+            except LeftProcedure as left:
+                self.leave(left.procedure)
+                continue
+            break
         if not agenda and data["pending"] is None and not data["over"]:
             self.finish()
 
@@ -90,6 +96,12 @@ class Machine(World):
             return stopped
         self.agenda.append([nid, env, None])
         return True
+
+    def leave(self, procedure: str) -> None:
+        """A ``leave`` stopped a call that began before the last decision: the agenda is cut
+        down to where the call began (``runtime/statements/leaving.py``)."""
+        self.depth = 0
+        leave_agenda(self, procedure)
 
     def decide(self, player, kind: str, node, env: dict, aux, values: list) -> None:
         """Stop and ask ``player`` to pick one of ``values`` (what ``node``'s resume takes)."""
@@ -130,6 +142,8 @@ class Machine(World):
         except GameEnded:
             self.agenda.clear()
             data["pending"] = None
+        except LeftProcedure as left:
+            self.leave(left.procedure)
         self.run()
 
     def finish(self) -> None:

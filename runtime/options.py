@@ -37,9 +37,11 @@ def _value_key(rt, value) -> str:
     comp = rt.comps.get(value) if value.__class__ is str else None
     if comp is None:
         return json.dumps(value)
-    return json.dumps([comp["def"], comp["at"], list(rt.icons(value)) if comp["kind"] == "die"
-                       else None, comp.get("exhausted"), comp.get("upgraded"), comp.get("trashed"),
-                       comp.get("faces")])
+    key = [comp["def"], comp["at"], list(rt.icons(value)) if comp["kind"] == "die" else None,
+           comp.get("exhausted"), comp.get("upgraded"), comp.get("trashed"), comp.get("faces")]
+    if "holds" in comp:  # what is attached to it tells two copies apart
+        key.append([rt.comps[h]["def"] for h in comp["holds"]])
+    return json.dumps(key)
 
 
 def option_refs(rt, pending: dict, action: int) -> list[str]:

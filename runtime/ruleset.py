@@ -102,6 +102,21 @@ class Ruleset:
         self.seat_zones = {zid: {seat: f"{seat}:{zid}" for seat in range(players)}
                            for zid, z in self.zones.items() if z["scope"] == "player"}
         """Per player zone: seat -> its key in the state."""
+        self.key_visibility = {key: self.zones[key.split(":", 1)[1]]["visibility"]
+                               for key in self.zone_keys}
+        """Per zone key: who sees which components it holds (public, owner or hidden)."""
+        self.back_props = {cid: tuple(card["back_props"]) for cid, card in self.cards.items()
+                           if card.get("back_props")}
+        """Per card printing something on its back: the props every seat sees of it."""
+        self.group_of = {name: d["group"] for name, d in self.resources.items()
+                         if d.get("group")}
+        """Per resource of a group: the group's name."""
+        self.groups: dict[str, list[str]] = {}
+        """Resource groups: name -> its resources, in declaration order (``reset``, ``expire``)."""
+        for name, group in self.group_of.items():
+            self.groups.setdefault(group, []).append(name)
+        self.leave_targets = frozenset(n["procedure"] for n in self.nodes if n["op"] == "leave")
+        """The procedures some ``leave`` names: a call of one marks where it started."""
         self.die_faces = {did: d["faces"] for did, d in self.dice.items()}
         self.rolls_on_entry = {key: self.zones[key.split(":", 1)[1]]["on_enter"] == "roll"
                                for key in self.zone_keys}

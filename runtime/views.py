@@ -4,11 +4,16 @@ Others' owner-only values and zones, the contents of hidden zones (their owner s
 them, not in which order), others' pending options, the agenda and the random generator are
 never shown. A die a player can see is seen whole: besides its up face (in the zone's list),
 ``die_faces`` gives every face of each die in the zones shown, so a die whose faces were
-replaced (forged) can be read by anyone at the table, as its owner can hand it round.
+replaced (forged) can be read by anyone at the table, as its owner can hand it round. What
+anyone sees of a card they cannot tell is shown: the props its type prints on
+its back (``back:``), for each card of another's hand (``backs``, sorted, so they say nothing
+of the order) and for the top of a face-down pile (``top``). Components attached to a component
+a player sees are listed under ``attached``.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 __all__ = ["view", "seen_component"]
@@ -46,6 +51,9 @@ def view(state, player: int) -> dict:
             if isinstance(out["zones"][zid], list):
                 _whole_dice(machine, comps, zid, out["die_faces"])
     out["occupancy"] = {k: list(v) for k, v in sorted(d["occupants"].items())}
+    attached = _attached(machine, player)
+    if attached:
+        out["attached"] = attached
     pending = d["pending"]
     if pending is not None:
         if pending["player"] == player:
@@ -85,7 +93,34 @@ def _zone_view(rt, zdef: dict, comps: list, mine: bool):
     if visibility == "public":
         return [seen_component(rt, c) for c in comps]
     if visibility == "owner":
-        return [seen_component(rt, c) for c in comps] if mine else {"count": len(comps)}
+        if mine:
+            return [seen_component(rt, c) for c in comps]
+        shown = {"count": len(comps)}
+        if rt.rules.back_props:
+            backs = [rt.back_of(c) for c in comps]
+            if any(backs):
+                shown["backs"] = sorted(backs, key=lambda b: json.dumps(b, sort_keys=True))
+        return shown
+    shown = {"count": len(comps)}
     if mine:  # hidden order: the owner knows what is inside, not in which order
-        return {"count": len(comps), "contents": sorted(rt.definition(c) for c in comps)}
-    return {"count": len(comps)}
+        shown["contents"] = sorted(rt.definition(c) for c in comps)
+    if comps and rt.rules.back_props:
+        top = rt.back_of(comps[-1])
+        if top:
+            shown["top"] = top
+    return shown
+
+
+def _attached(rt, player: int) -> list:
+    """The components attached to the components ``player`` sees: where the holder lies, its
+    position there, its name, and what it holds."""
+    out = []
+    for key, comps in sorted(rt.zones.items()):
+        for position, comp_id in enumerate(comps):
+            held = rt.comps[comp_id].get("holds")
+            if held and rt.sees(comp_id, player):
+                owner, zone = key.split(":", 1)
+                out.append({"zone": zone, "seat": None if owner == "g" else int(owner),
+                            "position": position, "holder": seen_component(rt, comp_id),
+                            "items": [seen_component(rt, h) for h in held]})
+    return out

@@ -311,7 +311,24 @@ class World:
             if value.startswith("@"):
                 return value[1:].replace(":", " ")
             return value.replace("_", " ")
+        if value.__class__ is dict and "unseen" in value:
+            return self.unseen_text(value)
         return str(value)
+
+    def unseen_text(self, option: dict) -> str:
+        """An option standing for components a player cannot tell apart, in words: what
+        they show and where they lie ("a card with a red back from player 2's hand")."""
+        what = "a die" if option.get("kind") == "die" else "a card"
+        back = option.get("back") or {}
+        shown = ", ".join(self.value_text(v) for v in back.values())
+        where = option.get("unseen")
+        if where is None:
+            place = ""
+        else:
+            owner, zone = where.split(":", 1)
+            zone = zone.replace("_", " ")
+            place = f" from {zone}" if owner == "g" else f" from player {int(owner) + 1}'s {zone}"
+        return f"{what}{f' with a {shown} back' if shown else ''}{place}"
 
     def value_text(self, value) -> str:
         """A value inside a sentence: numbers as numbers, components and names by name."""
@@ -489,6 +506,8 @@ class World:
         old = comp["at"]
         if old is not None:
             self.zones[old].remove(comp_id)
+        elif "on" in comp:
+            self._detach(comp_id, comp)
         if self._definitions:
             self._moved(comp["def"], old, zone_key)
         if comp["kind"] == "card" and (old in self.rules.active_zone_keys
@@ -501,6 +520,68 @@ class World:
         comp["at"] = zone_key
         if comp["kind"] == "die" and self.rules.rolls_on_entry[zone_key]:
             self.roll(comp_id)
+
+    def attach(self, comp_id, holder) -> None:
+        """Put component ``comp_id`` on component ``holder`` (after those already there): it
+        leaves its zone, or the component it was on, until it is moved to a zone again."""
+        comp = self.comps.get(comp_id) if comp_id.__class__ is str else None
+        if comp is None:
+            raise RuleError(f"cannot attach {self.value_text(comp_id)}: not a component")
+        host = self.comps.get(holder) if holder.__class__ is str else None
+        if host is None:
+            raise RuleError(f"cannot attach anything to {self.value_text(holder)}: "
+                            f"not a component")
+        on = holder
+        while on is not None:  # neither itself nor anything it holds, directly or not
+            if on == comp_id:
+                raise RuleError(f"cannot attach {self.label(comp_id)} to "
+                                f"{self.label(holder)}: it would hold itself")
+            on = self.comps[on].get("on")
+        held = host.setdefault("holds", [])
+        if len(held) >= MAX_LIST:
+            raise RuleError(f"{self.label(holder)} holds {MAX_LIST} components already")
+        old = comp["at"]
+        if old is not None:
+            self.zones[old].remove(comp_id)
+            comp["at"] = None
+            if self._definitions:
+                self._moved(comp["def"], old, None)
+            if comp["kind"] == "card" and old in self.rules.active_zone_keys:
+                self.cards_changed()
+        elif "on" in comp:
+            self._detach(comp_id, comp)
+        comp["on"] = holder
+        held.append(comp_id)
+
+    def _detach(self, comp_id: str, comp: dict) -> None:
+        """Take an attached component off the component holding it."""
+        host = self.comps[comp.pop("on")]
+        host["holds"].remove(comp_id)
+        if not host["holds"]:
+            del host["holds"]  # a card that holds nothing is as it was before
+
+    def sees(self, comp_id: str, seat) -> bool:
+        """Whether ``seat`` can tell which component ``comp_id`` is: it lies in a public zone,
+        in one of the seat's own zones (an owner knows what its hidden zones hold), on a
+        component the seat sees, or in no zone at all."""
+        comp = self.comps[comp_id]
+        at = comp["at"]
+        if at is None:
+            on = comp.get("on")
+            return on is None or self.sees(on, seat)
+        if self.rules.key_visibility[at] == "public":
+            return True
+        return at.split(":", 1)[0] == str(seat)
+
+    def back_of(self, comp_id: str) -> dict:
+        """What every seat sees of a component it cannot tell: the props printed on its back
+        (empty when its type prints none)."""
+        comp = self.comps[comp_id]
+        shown = self.rules.back_props.get(comp["def"]) if comp["kind"] == "card" else None
+        if not shown:
+            return {}
+        props = self.rules.printed_props(comp)
+        return {name: props.get(name) for name in shown}
 
     def _moved(self, definition: str, old: str | None, new: str | None) -> None:
         """Keep the zones' definition counts (:meth:`count_definition`) up to date."""
@@ -564,7 +645,8 @@ class World:
                 key = ("value", repr(item))
             elif comp["kind"] == "card":
                 key = (comp["def"], comp["at"], comp["exhausted"], comp["upgraded"],
-                       comp["trashed"])
+                       comp["trashed"],
+                       tuple(comps[h]["def"] for h in comp["holds"]) if "holds" in comp else ())
             else:
                 faces = comp.get("faces")
                 key = (comp["def"], comp["at"], comp["face"],

@@ -89,12 +89,29 @@ def check_views(state: State) -> None:
                     assert value == "hidden", f"{name} of seat {seat} leaks to {viewer}"
             for zid, content in row["zones"].items():
                 if rules.zones[zid]["visibility"] != "public":
-                    assert isinstance(content, dict) and set(content) == {"count"}, \
+                    assert isinstance(content, dict) and set(content) <= {"count", "backs", "top"}, \
                         f"zone {zid} of seat {seat} leaks to {viewer}"
+                    check_backs(state, f"{seat}:{zid}", content)
         pending = state.data["pending"]
         if pending is not None and pending["player"] != viewer:
             assert "decision" not in view
         assert len(text) < 5_000_000
+
+
+def check_backs(state: State, key: str, content: dict) -> None:
+    """What a view shows of cards it cannot tell is their backs and nothing more: the printed
+    back props of exactly the cards there (any order), or of the top card of a pile."""
+    rules = state.game.rules
+    machine = Machine(rules, state.data)
+    comps = state.data["zones"][key]
+    for shown in content.get("backs", []) + ([content["top"]] if "top" in content else []):
+        assert isinstance(shown, dict)
+        allowed = set().union(*(rules.back_props.get(state.data["components"][c]["def"], ())
+                                for c in comps))
+        assert set(shown) <= allowed, f"{key} shows {shown}, not only what backs print"
+    if "backs" in content:
+        expected = sorted(json.dumps(machine.back_of(c), sort_keys=True) for c in comps)
+        assert sorted(json.dumps(b, sort_keys=True) for b in content["backs"]) == expected
 
 
 def play_checked(game: Game, seed: int, check_every: int = 1):

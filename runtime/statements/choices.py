@@ -10,6 +10,10 @@ stops with the decision pending (``rt.decide``): the player, a kind, the node, i
 
 from __future__ import annotations
 
+import json
+
+from .. import rng
+from ..exprs import RuleError
 from .registry import helper, statement
 
 
@@ -113,24 +117,19 @@ def anyorder_resume(w, node, nid):
 def chooseitem(w, node, nid):
     """``choose x in S where C: X``: the player picks one item (identical components offered
     once) for which X can be carried out; a single one is taken at once unless the choice is
-    optional (``may choose``: "none" is offered first)."""
+    optional (``may choose``: "none" is offered first). Components the player cannot tell
+    apart are offered by what they show (``_offer``): one option per place and back, and the
+    one taken is drawn at random among those behind it."""
     var, body, optional = node["var"], node["body"], node["optional"]
     candidates = ["comp", var, node["source"], node["where"], None]
-    listed, inner = w.fresh("items"), w.fresh("inner")
-    w.line(f"{listed} = rt.distinct({w.expr(candidates)})")
-    if not w.analysis.always_feasible[body]:
-        item, ok = w.fresh("item"), w.fresh("ok")
-        w.line(f"{inner} = dict({w.env})")
-        w.line(f"{ok} = []")
-        with w.block(f"for {item} in {listed}:"):
-            w.line(f"{inner}[{var!r}] = {item}")
-            with w.block(f"if _feasible[{body}](rt, {inner}, 0):"):
-                w.line(f"{ok}.append({item})")
-        w.line(f"{listed} = {ok}")
+    listed, unseen, inner = w.fresh("items"), w.fresh("unseen"), w.fresh("inner")
+    check = "None" if w.analysis.always_feasible[body] else str(body)
+    w.line(f"{listed}, {unseen} = _offer(rt, {w.you()}, {w.expr(candidates)}, {check}, "
+           f"{var!r}, {w.env})")
     if not optional:
         with w.block(f"if len({listed}) == 1:"):
             w.line(f"{inner} = dict({w.env})")
-            w.line(f"{inner}[{var!r}] = {listed}[0]")
+            w.line(f"{inner}[{var!r}] = _picked(rt, {listed}[0], {unseen})")
             w.tail(f"_run[{body}](rt, {inner}, None)")
         with w.block(f"elif {listed}:"):
             _decide(w, "item", "None", listed)
@@ -144,9 +143,88 @@ def chooseitem_resume(w, node, nid):
     if node["optional"]:
         with w.block("if value is None:"):
             w.exit()
+    var, body = node["var"], node["body"]
+    with w.block("if value.__class__ is dict:"):  # an unseen one: which is drawn now
+        candidates = ["comp", var, node["source"], node["where"], None]
+        check = "None" if w.analysis.always_feasible[body] else str(body)
+        w.line(f"_listed, unseen = _offer(rt, env['you'], {w.expr(candidates, 'env')}, {check}, "
+               f"{var!r}, env)")
+        w.line("value = _picked(rt, value, unseen)")
     w.line("inner = dict(env)")
-    w.line(f"inner[{node['var']!r}] = value")
-    w.tail(f"_run[{node['body']}](rt, inner, None)")
+    w.line(f"inner[{var!r}] = value")
+    w.tail(f"_run[{body}](rt, inner, None)")
+
+
+@helper
+def offer(rt, seat, candidates: list, body, var: str, env: dict) -> tuple[list, dict | None]:
+    """The options of ``choose var in candidates`` for ``seat``, and the components behind
+    each unseen one. Candidates the seat can tell (``World.sees``) are offered themselves,
+    identical ones once (``World.distinct``); those it cannot are offered as ``{"unseen":
+    zone, "kind": ..., "back": props}``, one per zone and back, so no option, label or key
+    says which they are. With ``body`` (a node), only candidates for which it can be carried
+    out are offered (an unseen option: if it can for any behind it)."""
+    comps = rt.comps
+    hidden = None
+    for item in candidates:
+        if item.__class__ is str and item in comps and not rt.sees(item, seat):
+            hidden = True
+            break
+    feasible = rt.feasible_code
+    if hidden is None:
+        listed = rt.distinct(candidates)
+        if body is not None:
+            inner = dict(env)
+            ok = []
+            for item in listed:
+                inner[var] = item
+                if feasible[body](rt, inner, 0):
+                    ok.append(item)
+            listed = ok
+        return listed, None
+    seen, unseen = [], {}
+    for item in candidates:
+        if item.__class__ is str and item in comps and not rt.sees(item, seat):
+            option = {"unseen": comps[item]["at"], "kind": comps[item]["kind"],
+                      "back": rt.back_of(item)}
+            unseen.setdefault(json.dumps(option, sort_keys=True), (option, []))[1].append(item)
+        else:
+            seen.append(item)
+    listed = rt.distinct(seen)
+    inner = dict(env)
+    if body is not None:
+        ok = []
+        for item in listed:
+            inner[var] = item
+            if feasible[body](rt, inner, 0):
+                ok.append(item)
+        listed = ok
+    members = {}
+    for key in sorted(unseen):  # by what they show, never by which they are
+        option, behind = unseen[key]
+        if body is not None:
+            doable = []
+            for item in behind:
+                inner[var] = item
+                if feasible[body](rt, inner, 0):
+                    doable.append(item)
+            behind = doable
+        if behind:
+            members[key] = behind
+            listed.append(option)
+    return listed, members
+
+
+@helper
+def picked(rt, value, unseen: dict | None):
+    """The component an option stands for: itself, or for an unseen one, one of those behind
+    it drawn with the state's generator."""
+    if value.__class__ is not dict:
+        return value
+    behind = (unseen or {}).get(json.dumps(value, sort_keys=True))
+    if not behind:
+        raise RuleError("nothing behind the unseen option chosen any more")
+    rt.data["rng"], index = rng.below(rt.data["rng"], len(behind))
+    return behind[index]
 
 
 @chooseitem.feasible

@@ -247,9 +247,25 @@ def invoke(w, node, nid):
     if values:
         w.line(f"{inner}.update({{{', '.join(values)}}})")
     w.budget_step()
-    if proc["effect"] is not None:
+    if proc["effect"] is None:
+        return
+    if name not in w.rules.leave_targets:
         with w.with_env(inner, scope if "you" not in proc["params"] else {}):
             w.stmt(proc["effect"], by_name=True)
+        return
+    # a `leave` may cut this call short (runtime/statements/leaving.py)
+    mark, depth, left = w.fresh("mark"), w.fresh("depth"), w.fresh("left")
+    w.line(f"{mark} = _call_begins(rt, {name!r})")
+    w.line(f"{depth} = rt.depth")
+    with w.block("try:"):
+        with w.with_env(inner, scope if "you" not in proc["params"] else {}):
+            w.stmt(proc["effect"], by_name=True)
+    with w.block(f"except _LeftProcedure as {left}:"):
+        with w.block(f"if {left}.procedure != {name!r}:"):
+            w.line("raise")
+        w.line(f"_call_left(rt, {mark}, {depth})")
+    with w.block("else:"):
+        w.line("rt.agenda.pop()")
 
 
 @statement("run")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..exprs import RuleError
 from .registry import helper, internal, statement
 from .events import fire, respond
+from .pools import mark_added
 
 
 def _amount(n, verb: str):
@@ -47,6 +48,9 @@ def gain(rt, who, name: str, n) -> bool:
         return True
     gained = rt.add_value(who, name, n)
     if gained > 0:
+        group = rt.rules.group_of.get(name)
+        if group is not None:
+            mark_added(rt, who, group)
         event = rt.rules.events["gain"].get(name)
         if event is not None:
             return fire(rt, event, who, {"amount": gained, "target": name, "player": who})
@@ -217,8 +221,15 @@ def set_stmt(w, node, nid):
 
 @statement("reset")
 def reset_stmt(w, node, nid):
-    """``reset X``: back to the value X starts a game with."""
-    who, name = target_source(w, node["target"])
+    """``reset X``: back to the value X starts a game with; ``reset GROUP`` (a list of names)
+    resets each of them."""
+    target = node["target"]
+    if target[0] == "list":
+        item = w.fresh("name")
+        with w.block(f"for {item} in {w.expr(target)}:"):
+            w.line(f"_reset(rt, *rt.target({item}, {w.env}))")
+        return
+    who, name = target_source(w, target)
     w.line(f"_reset(rt, {who}, {name})")
 
 

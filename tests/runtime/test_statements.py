@@ -376,3 +376,23 @@ def test_rank_places_players_by_score_with_shared_places(tmp_path):
     # by coin, as the loop goes: seat 0 has 2 coin and nobody more yet -> 1st; seat 1 has 1
     # coin, below seat 0 -> 2nd; seat 2 has 2 coin, tied with seat 0 -> 1st
     assert [value(state, p, "favor") for p in range(3)] == [1, 2, 1]
+
+
+def test_require_makes_an_option_unoffered_where_its_condition_fails(tmp_path):
+    state = new_game(tmp_path, "gain 1 coin; choose { require you.coin >= 2; gain 1 favor "
+                               "| gain 1 points | require you.coin >= 1; gain 2 points }")
+    assert labels(state) == ["gain 1 points", "require you.coin >= 1; gain 2 points"]
+    pick(state, "gain 2 points")
+    assert value(state, 0, "points") == 2
+
+
+def test_require_inside_a_called_procedure_hides_the_option_that_calls_it(tmp_path):
+    procedures = {"tribute": "require you.favor == 0; gain 3 points"}
+    state = new_game(tmp_path, "gain 1 favor; choose { tribute() | gain 1 coin | gain 2 coin }",
+                     procedures=procedures)
+    assert labels(state) == ["gain 1 coin", "gain 2 coin"]
+
+
+def test_require_reached_unchecked_and_false_is_a_rule_error(tmp_path):
+    with pytest.raises(EngineError, match="'require' does not hold"):
+        new_game(tmp_path, "require you.coin > 0; gain 1 points")
