@@ -5,21 +5,24 @@ What a seat sees is what :func:`runtime.views.view` shows it: public zones (whic
 in which order, which face up), its own owner-only zones, the contents (not the order) of its
 own hidden zones, public values and its own values. Everything else is drawn again:
 
-1. **Components it cannot see** are pooled by where they started the game (one deck of cards, another
-   deck, the dice supply: components from one starting place are one kind, so an
-   unseen card is never dealt into a place only another kind can be) and dealt again, at
-   random, into the places it cannot see, keeping how many each place holds. The pool is put in
+1. **Components it cannot see** are pooled by where they started the game (one deck of cards,
+   another deck, the dice supply: an unseen card is never dealt into a place only another
+      kind can be) and by what their backs show (``back:``), and dealt again, at random, into
+   the places it cannot see, keeping how many each place holds. The pool is put in
    a canonical order (by component id) before it is shuffled, so the sample does not depend on
    how the unseen components happen to lie in the true state. Its own hidden zones keep their
    contents in a new random order; every die whose face it cannot see is rolled again.
 2. **A simultaneous round being collected** (``simultaneously for each``) is played again from
-   the state of its first choice (drawn again as above): the seat's own choices in the round
-   as it made them, every other seat's as a uniformly random legal choice. So no other seat's
-   pending secret choice reaches the copy, and it does not matter whether the seat chooses
-   first or last. This needs that state, which the games of a :class:`Game` keep once
+   the state of its first choice (drawn again as above) up to where it is now: the seat's own
+   choices as it made them; another seat's choices as made only as far as their effect showed
+   to the seat (a public resource spent); every other choice at random. Of up to
+   :data:`MAX_REPLAYS` replays, the first that looks to the seat as the true state does is
+   used (else the last that reached the same point). So no other seat's secret choice reaches
+   the copy, and it does not matter whether the seat chooses first or last. This needs the
+   round's first state and who saw each choice, which the games of a :class:`Game` keep once
    :func:`keep_round_starts` has been called on it (``agents.prepare_game`` does, for agents
-   that imagine; keeping costs a copy of the state per round, so games played by random
-   agents do not).
+   that imagine; keeping costs a copy of the state per round and a view per seat per choice
+   in it, so games played by random agents do not).
    What the rules in progress hold by component id (the pending options, bindings) follows
    the place: after a redeal it names the component now in that place.
 3. **The pack's facts**: a pack may declare ``flow.consistent``, a condition (with the seat as
@@ -194,6 +197,7 @@ def _redraw(twin, player: int, generator: int, own: bool) -> int:
     machine = twin.machine
     comps = d["components"]
     start_place = {comp_id: key for comp_id, _kind, _def, key in rules.components}
+    backs = rules.back_props  # a card's back is seen: it is only dealt where that back lies
     me = str(player)
     places: dict = {}   # starting place -> [(zone key, position)] it cannot see
     pooled: dict = {}   # starting place -> [component id]
@@ -213,6 +217,8 @@ def _redraw(twin, player: int, generator: int, own: bool) -> int:
             continue
         for position, comp_id in enumerate(held):
             kind = start_place.get(comp_id)
+            if backs:
+                kind = (kind, json.dumps(machine.back_of(comp_id), sort_keys=True))
             places.setdefault(kind, []).append((key, position))
             pooled.setdefault(kind, []).append(comp_id)
     renamed = {}
