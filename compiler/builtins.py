@@ -105,6 +105,20 @@ BUILTINS: dict[str, Builtin] = _table(
     Builtin("lookup", ("table", "number"), "number",
             "a step table's value at a position: the entry of the largest position not above "
             "it (none below the first)"),
+    Builtin("matches", ("collection", "collection"), "bool",
+            "matches(dice, pattern): whether the dice show every icon of a pattern (a list of "
+            "icons, repeats counted), each die serving one icon"),
+    Builtin("missing", ("collection", "collection"), "collection",
+            "missing(pattern, dice): the icons of a pattern the dice do not show (each die "
+            "serving one icon), in the pattern's order"),
+    Builtin("helps", ("component", "collection", "collection"), "bool",
+            "helps(d, pattern, dice): whether die d, added to the dice, leaves fewer icons of "
+            "the pattern missing"),
+    Builtin("location", ("component",), "location",
+            "the board location a component is on (none when it is on none)"),
+    Builtin("eliminated", ("player",), "bool", "whether a player is out of the game"),
+    Builtin("playing", (), "collection",
+            "the players still in the game, in seat order"),
 )
 """Every built-in function, by name."""
 

@@ -230,6 +230,8 @@ class _GraphBuilder:
             yield "round", flow.round
         if flow.won is not None:
             yield "won", flow.won
+        if flow.end_when is not None:
+            yield "end_when", flow.end_when
 
     def _add_procedures(self) -> None:
         """Procedures of the pack and of its variants (a replaced procedure is one node)."""

@@ -376,6 +376,8 @@ def lower_pack(pack: Pack) -> dict:
             if flow and flow.round is not None and flow.round.tree is not None else None,
             "won": lw.expr(flow.won.tree, frozenset())
             if flow and flow.won is not None and flow.won.tree is not None else None,
+            "end_when": lw.expr(flow.end_when.tree, frozenset())
+            if flow and flow.end_when is not None and flow.end_when.tree is not None else None,
             "identity": {k: lw.expr(v.tree, frozenset())
                          for k, v in (getattr(flow, "identity", {}) or {}).items()}
             if flow else {},

@@ -254,6 +254,7 @@ class FlowDef:
     identity: dict[str, EffectText] = field(default_factory=dict)  # per-seat labels for stats
     round: EffectText | None = None  # the current round number, for game-length statistics
     won: EffectText | None = None  # per seat: whether it wins (else: the highest score wins)
+    end_when: EffectText | None = None  # the game ends as soon as this holds for some seat
     max_steps: int = 2_000_000
     max_decisions: int = 20_000
 

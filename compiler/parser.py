@@ -571,6 +571,13 @@ class _ToIR:
     def end_game(self, span, children):
         return ir.EndGame(span=span)
 
+    def roll_and_keep_all(self, span, children):
+        var, source, dest = children
+        return ir.Keep(var.value, source, dest, None, span=span)
+
+    def eliminate(self, span, children):
+        return ir.Eliminate(children[0], span=span)
+
     def if_stmt(self, span, children):
         cond, then, *otherwise = children
         return ir.If(cond, then, otherwise[0] if otherwise else None, span=span)
@@ -606,6 +613,10 @@ class _ToIR:
         var, source, where = children
         return _Prefix(
             lambda body, span: ir.Simultaneously(var.value, source, body, where, span=span))
+
+    def roll_and_keep(self, span, children):
+        var, source, dest = children
+        return _Prefix(lambda body, span: ir.Keep(var.value, source, dest, body, span=span))
 
     def choose_item(self, span, children):
         var, source, where = children

@@ -151,6 +151,11 @@ OPS: dict[str, Op] = _ops(
     Op("record", (Field("stat", "word"), Field("item", "expr")),
        doc="count a usage for the statistics"),
     Op("endgame", doc="stop the game and score it"),
+    Op("keep", (Field("var", "var"), Field("source", "expr"), Field("dest", "expr"),
+                Field("body", "stmt", binds="var", optional=True)), asks=True,
+       doc="roll the dice of a zone; set aside at least one per roll, reroll the rest, until "
+           "all are set aside"),
+    Op("eliminate", (Field("who", "expr"),), doc="a player is out of the game"),
 )
 """Every statement op, by name."""
 

@@ -58,6 +58,7 @@ class Ruleset:
         self.identity = {k: self.compile(v) for k, v in flow.get("identity", {}).items()}
         self.round = self._compiled(flow.get("round"))
         self.won = self._compiled(flow.get("won"))
+        self.end_when = self._compiled(flow.get("end_when"))
         self.functions = {pid: (p["params"], self.compile(p["value"]))
                           for pid, p in sorted(self.procedures.items())
                           if p.get("value") is not None}

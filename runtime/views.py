@@ -35,6 +35,8 @@ def view(state, player: int) -> dict:
     out["zones"] = {zid: _zone_view(machine, zdef, d["zones"][f"g:{zid}"], False)
                     for zid, zdef in sorted(rules.zones.items()) if zdef["scope"] == "global"}
     out["occupancy"] = {k: list(v) for k, v in sorted(d["occupants"].items())}
+    if d.get("out"):
+        out["out"] = list(d["out"])  # the seats out of the game, in the order they left
     pending = d["pending"]
     if pending is not None:
         if pending["player"] == player:

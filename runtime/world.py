@@ -13,7 +13,10 @@ A state is plain data (state format 2)::
 
 A component is ``{"def": definition id, "kind": "die" | "card", "at": zone key or None}``; a
 die also has ``face`` (the index of the face it shows) and, once forged, its own ``faces``; a
-card has ``exhausted``, ``upgraded`` (shows its back) and ``trashed``. :class:`World` answers
+card has ``exhausted``, ``upgraded`` (shows its back) and ``trashed``. A component placed on a
+board location also has ``on`` (the location; it is then among that location's occupants)
+until it is placed elsewhere, the location is cleared, or it changes zone. Seats out of the
+game are listed, in the order they left, under ``out`` (present once a seat has left). :class:`World` answers
 every question the effect language asks of such a state and makes every change it makes; the
 statements (``runtime/statements``) and expressions (``runtime/exprs.py``) call it.
 """
@@ -365,14 +368,39 @@ class World:
         return list(space["adjacent"]) if space else []
 
     def place(self, who, where) -> None:
-        """``who`` occupies location ``where`` (after those already there)."""
+        """``who`` occupies location ``where`` (after those already there). A component is on
+        one location at most: placed elsewhere, it leaves the one it was on."""
         if where.__class__ is not str:
             raise RuleError(f"cannot place anything on {self.value_text(where)}: "
                             f"not a location")
         occupants = self.occupants.setdefault(where, [])
         if len(occupants) >= MAX_LIST:
             raise RuleError(f"location {where!r} holds {MAX_LIST} occupants already")
+        comp = self.comps.get(who) if who.__class__ is str else None
+        if comp is not None:
+            self.take_off(who)
+            comp["on"] = where
+            occupants = self.occupants.setdefault(where, [])
         occupants.append(who)
+
+    def take_off(self, comp_id: str) -> None:
+        """A component leaves the location it is on (if any)."""
+        comp = self.comps[comp_id]
+        where = comp.pop("on", None)
+        if where is None:
+            return
+        occupants = self.occupants.get(where)
+        if occupants is not None and comp_id in occupants:
+            occupants.remove(comp_id)
+            if not occupants:
+                del self.occupants[where]
+
+    def clear_location(self, where) -> None:
+        """Nobody and nothing occupies ``where`` any more."""
+        for occupant in self.occupants.pop(where, ()):
+            comp = self.comps.get(occupant) if occupant.__class__ is str else None
+            if comp is not None:
+                comp.pop("on", None)
 
     # ------------------------------------------------------------------ cards
 
@@ -489,6 +517,8 @@ class World:
         old = comp["at"]
         if old is not None:
             self.zones[old].remove(comp_id)
+        if "on" in comp and old != zone_key:
+            self.take_off(comp_id)
         if self._definitions:
             self._moved(comp["def"], old, zone_key)
         if comp["kind"] == "card" and (old in self.rules.active_zone_keys
