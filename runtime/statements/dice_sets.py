@@ -15,9 +15,9 @@ from .registry import helper, statement
 @statement("keep")
 def keep(w, node, nid):
     """``roll and keep d from H to K: X``: roll H; then, until H is empty, the player sets a
-    die of H aside into K (identical dice offered once; the only die left after a roll is set
-    aside without asking) or, once one was set aside since the last roll, rolls the rest
-    (decision kind ``keep``: a die, or None for "roll the rest")."""
+    die of H aside into K (identical dice offered once, so when all the dice left after a roll
+    look the same one is set aside without asking) or, once one was set aside since the last
+    roll, rolls the rest (decision kind ``keep``: a die, or None for "roll the rest")."""
     hand, kept, n = w.fresh("hand"), w.fresh("kept"), w.fresh("n")
     start = (f"rt.zone_arg({w.expr(node['source'])}), rt.zone_arg({w.expr(node['dest'])}), "
              f"0")
