@@ -99,13 +99,11 @@ def give(state, seat: int, card_def: str, zone_name: str = "taken") -> str:
 
 
 def show(state, faces_by_colour: dict[str, list[str]]) -> None:
-    """Make the dice of each colour (box and hands) show these faces, one die each, in order:
-    every face of a die becomes that symbol, so whatever it rolls it shows it."""
-    dice = [c for c, comp in state.data["components"].items() if comp["kind"] == "die"]
+    """Make the dice of each colour in the box show these faces, one die each, in order: every
+    face of a die becomes that symbol, so whatever it rolls it shows it."""
     colour_of = {"elemental_die": "white", "builder_die": "red", "dimensional_die": "black"}
     for colour, icons in faces_by_colour.items():
-        mine = sorted((d for d in dice if colour_of[comp_def(state, d)] == colour),
-                      key=lambda d: (state.data["components"][d]["at"] != "g:dice_box", d))
+        mine = [d for d in zone(state, "dice_box") if colour_of[comp_def(state, d)] == colour]
         for die, icon in zip(mine, icons):
             state.data["components"][die]["faces"] = [[icon]] * 6
             state.data["components"][die]["face"] = 0
@@ -116,6 +114,13 @@ def showing(state, name: str, seat: int) -> list[str]:
     machine = Machine(state.game.rules, state.data)
     return sorted(machine.faces(d)[state.data["components"][d]["face"]][0]
                   for d in zone(state, name, seat))
+
+
+def first(state, *texts: str) -> None:
+    """For each text, take the first option whose label contains it (one decision each)."""
+    for text in texts:
+        options = labels(state)
+        state.apply(next(i for i, label in enumerate(options) if text in label))
 
 
 def on_board(state, seat: int) -> dict[str, str]:
@@ -236,3 +241,111 @@ def test_tokens_only_on_free_squares_next_to_the_pawn_and_three_of_a_kind(compil
     call(state, "create_near", 0, req="virus")
     assert state.data["pending"] is None
     assert on_board(state, 0) == {"water_west_square": "virus", "fire_north_square": "virus", "fire_south_square": "virus"}
+
+
+# ---------------------------------------------------------------------------- Boss combat
+
+
+def face_hand(state, seat: int, colour: str, icons: list[str]) -> None:
+    """The dice of this colour in seat's hand show these symbols from now on (one each)."""
+    colour_of = {"elemental_die": "white", "builder_die": "red", "dimensional_die": "black"}
+    mine = [d for d in zone(state, "hand", seat) if colour_of[comp_def(state, d)] == colour]
+    assert len(mine) == len(icons)
+    for die, icon in zip(mine, icons):
+        state.data["components"][die]["faces"] = [[icon]] * 6
+
+
+def in_the_boss_zone(state, seat: int, boss_space: str, cards: int, artefacts: list[str],
+                     architect: str = "cosmos_architect") -> None:
+    """seat stands on a Boss space with this many Requirement cards, these Artefacts and this
+    Architect."""
+    for c in zone(state, "architect", seat):
+        move(state, c, "architect_deck")
+    give(state, seat, architect, "architect")
+    for c in [c for c in zone(state, "requirement_deck")][:cards]:
+        move(state, c, "taken", seat)
+    for dim in artefacts:
+        give(state, seat, f"{dim}_artefact", "artefacts")
+    put_pawn(state, seat, boss_space)
+    v(state, seat)["in_boss_zone"] = 1
+
+
+def test_fire_boss_combat_example(compiled):
+    """"Example: you must defeat the Fire Boss, and you have 9 Requirement cards, so you build
+    your set with 9 dice: 4 red, 4 white and 1 black. You roll them all at once and a Water and an
+    Iron come up: they are useful, so you set them aside. You roll the remaining dice again and
+    2 Water come up, which you also set aside. At this point the white dice combination is
+    complete. You still have one white die in hand: it is not rolled again but removed from your
+    hand, and it does not count as damage. You now roll the dice you still hold (red and black):
+    nothing useful comes up, but you must still set one of them aside, and this counts as a
+    damage suffered. Continue rolling the remaining dice, following the rules, until you have
+    set all of them aside." And: "to defeat the Fire Boss you need the Water Artefact, 3 Water
+    symbols, 3 Iron symbols and 1 Space symbol"."""
+    state = table(compiled)
+    in_the_boss_zone(state, 0, "boss_fire", cards=9, artefacts=["water"])
+    v(state, 0)["essence"] = 5
+    agni = card(state, "agni")
+    call(state, "fight", 0, b=agni)
+    # 3 white, 3 red and 1 black are taken; the two dice over 7 are the player's choice
+    assert labels(state) == ["colour: white", "colour: red", "colour: black"]
+    pick(state, "white")
+    face_hand(state, 0, "white", ["water", "star", "star", "star"])
+    face_hand(state, 0, "red", ["iron", "spark", "spark"])
+    face_hand(state, 0, "black", ["time"])
+    show(state, {"red": ["spark"] * 6})             # the red die still to be taken
+    pick(state, "red")                           # 9 dice: 4 white, 4 red, 1 black; rolled
+    assert len(zone(state, "hand", 0)) == 9
+    first(state, "[water]")
+    first(state, "[iron]")
+    face_hand(state, 0, "white", ["water", "water", "star"])
+    pick(state, "roll the rest (7 dice)")
+    first(state, "[water]", "[water]")
+    # the white combination is complete: the last white die leaves the hand unrolled
+    assert showing(state, "removed", 0) == ["star"]
+    assert all("elemental" not in label for label in labels(state))
+    pick(state, "roll the rest (4 dice)")            # red and black: spark, spark, spark, time
+    assert not any(label.startswith("roll the rest") for label in labels(state))
+    first(state, "[spark]")                           # useless, but one must be set aside
+    face_hand(state, 0, "red", ["iron", "iron"])
+    face_hand(state, 0, "black", ["space"])
+    pick(state, "roll the rest (3 dice)")
+    answer(state, "[iron]", "[iron]", "[space]", "End the bonuses")
+    assert v(state, 0)["essence"] == 4                # one damage: the spark
+    assert [comp_def(state, k) for k in zone(state, "keys", 0)] == ["fire_key"]
+    assert zone(state, "hand", 0) == [] and len(zone(state, "dice_box")) == 16
+
+
+def test_every_useless_die_is_a_damage_and_no_gems_is_defeat(compiled):
+    """"For each die set aside that is not useful for the combination needed to defeat the Boss,
+    you suffer one damage, whether or not you have defeated the Boss. For each damage suffered
+    you lose 1 Vital Essence gem at the end of combat. Remaining without Vital Essences is
+    equivalent to your defeat; the other players continue the game normally."."""
+    state = table(compiled)
+    in_the_boss_zone(state, 0, "boss_fire", cards=8, artefacts=["water"])
+    v(state, 0)["essence"] = 3
+    show(state, {"white": ["star"] * 6, "red": ["spark"] * 6, "black": ["time"] * 4})
+    call(state, "fight", 0, b=card(state, "agni"))
+    pick(state, "white")
+    first(state, "[star]", "[star]", "[star]", "[star]", "[spark]", "[spark]", "[spark]", "[time]",
+          "End the bonuses")
+    assert v(state, 0)["essence"] == 0 and zone(state, "keys", 0) == []   # 8 damage, 3 gems
+    assert state.data["out"] == [0]
+    assert where(state, pawn(state, 0)) is None
+
+
+def test_shield_reduces_the_damage(compiled):
+    """"SHIELD: reduce by 1 the damage inflicted by a Boss. (Applies only against Bosses.)"."""
+    state = table(compiled)
+    in_the_boss_zone(state, 0, "boss_fire", cards=8, artefacts=["water"])
+    give(state, 0, "water_shield")
+    v(state, 0)["essence"] = 5
+    show(state, {"white": ["water"] * 6, "red": ["iron"] * 6, "black": ["time"] * 4})
+    call(state, "fight", 0, b=card(state, "agni"))
+    pick(state, "white")
+    # the white and red combinations complete as they are set aside; the 4th white die is
+    # removed; the black die shows Time and is set aside: 1 damage, less 1 for the SHIELD
+    first(state, "[water]", "[water]", "[water]", "[iron]", "[iron]", "[iron]", "[time]")
+    assert showing(state, "removed", 0) == ["water"]
+    first(state, "Play a Requirement card's bonus", "Temple (Water)", "End the bonuses")
+    assert v(state, 0)["essence"] == 5
+    assert zone(state, "keys", 0) == []          # no Space symbol: not defeated
