@@ -349,3 +349,164 @@ def test_shield_reduces_the_damage(compiled):
     first(state, "Play a Requirement card's bonus", "Temple (Water)", "End the bonuses")
     assert v(state, 0)["essence"] == 5
     assert zone(state, "keys", 0) == []          # no Space symbol: not defeated
+
+
+# ---------------------------------------------------------------------------- closing dimensions
+
+
+def test_closing_a_dimension_returns_tokens_and_moves_pawns(compiled):
+    """"When a dimension is closed ... all the Requirement tokens placed on it must be removed and
+    returned to their rightful owners. The Architect pawns on it must immediately be moved, at
+    the discretion of their owners, to another open dimension, onto any free octagon; and the
+    Closed Dimension card is placed on the dimension just closed."."""
+    state = table(compiled)
+    open_only(state, "water", "fire")
+    put_pawn(state, 0, "fire_nw_octagon")
+    put_pawn(state, 1, "water_centre_octagon")
+    put_token(state, 0, "virus", "water_north_square")
+    put_token(state, 1, "temple", "water_nw_inner_square")
+    put_token(state, 1, "temple", "fire_north_square")
+    call(state, "close_dimension", 0, d="water")
+    assert state.current_player() == 1                        # the owner moves their pawn
+    assert sorted(labels(state)) == ["o: fire centre octagon", "o: fire ne octagon",
+                                     "o: fire se octagon", "o: fire sw octagon"]
+    answer(state, "fire se octagon")
+    assert where(state, pawn(state, 1)) == "fire_se_octagon"
+    assert on_board(state, 0) == {} and on_board(state, 1) == {"fire_north_square": "temple"}
+    assert len(zone(state, "tokens", 0)) == 36                # back with their owner
+    assert [comp_def(state, c) for c in zone(state, "lifted")] == ["fire_closed"]
+
+
+def test_the_white_die_closes_a_dimension_but_never_the_last_one(compiled):
+    """"Each time you pass from the fifth to the sixth hour, and from the eighth to the ninth, one
+    of the dimensions of ETEREA will close: the first player rolls a white Elemental die ... If
+    the element shown belongs to a dimension already closed, nothing happens. If only one
+    dimension remains open, it cannot be closed."."""
+    state = table(compiled)
+    for seat in (0, 1):
+        put_pawn(state, seat, f"cosmos_{['nw', 'se'][seat]}_octagon")
+    open_only(state, "water", "cosmos")
+    g(state)["hour"] = 5
+    show(state, {"white": ["star"] * 6})                      # Cosmos Star: the Cosmos dimension
+    call(state, "end_of_turn", 0)
+    answer(state)
+    assert g(state)["hour"] == 6
+    assert [comp_def(state, c) for c in zone(state, "lifted")] == ["water_closed"]
+    assert all(compiled["spaces"][where(state, pawn(state, s))]["props"]["dim"] == "water"
+               for s in (0, 1))
+    show(state, {"white": ["water"] * 6})                     # the last open dimension stays
+    g(state)["hour"] = 8
+    call(state, "end_of_turn", 0)
+    assert g(state)["hour"] == 9
+    assert [comp_def(state, c) for c in zone(state, "lifted")] == ["water_closed"]
+    show(state, {"white": ["fire"] * 6})                      # already closed: nothing happens
+    g(state)["hour"] = 5
+    call(state, "end_of_turn", 0)
+    assert [comp_def(state, c) for c in zone(state, "lifted")] == ["water_closed"]
+
+
+def test_nuclear_reaction_closes_any_dimension_but_the_last(compiled):
+    """"NUCLEAR REACTION allows you to immediately close any dimension of your choice, including
+    the one where the evoking player's pawn is located. If there is only one open dimension, it
+    cannot be closed."."""
+    state = table(compiled)
+    open_only(state, "water", "fire")
+    put_pawn(state, 0, "water_nw_octagon")
+    put_pawn(state, 1, "fire_nw_octagon")
+    call(state, "nuclear_reaction", 0)
+    assert sorted(labels(state)) == ["c: Closed Dimension (Fire)", "c: Closed Dimension (Water)"]
+    answer(state, "(Water)", "fire c")                        # its own: it moves to Fire
+    assert where(state, pawn(state, 0)) == "fire_centre_octagon"
+    call(state, "nuclear_reaction", 0)
+    assert state.data["pending"] is None
+    assert [comp_def(state, c) for c in zone(state, "lifted")] == ["fire_closed"]
+
+
+# ---------------------------------------------------------------------------- time
+
+
+def modify_time_offers(state, hour: int, n: int) -> list[str]:
+    g(state)["hour"] = hour
+    call(state, "modify_time", 0, n=n)
+    return labels(state) if state.data["pending"] is not None else []
+
+
+def test_the_red_hours_at_both_ends(compiled):
+    """"During your Game Phase you may move time backwards or forwards thanks to the black
+    Dimensional dice, except in the first four hours and the last four hours, those marked in
+    red, where time may never go back or forward under any circumstances."; "With 3 Time
+    symbols, move the clock backwards or forwards by 3 hours. With 4 Time symbols, move the
+    clock backwards or forwards by 4 hours."."""
+    state = table(compiled)
+    assert modify_time_offers(state, 4, 3) == []                       # red: hours 1-4
+    assert modify_time_offers(state, 15, 3) == []                      # red: hours 15-18
+    state = table(compiled)
+    g(state)["hour"] = 5
+    call(state, "modify_time", 0, n=3)                                 # 5 + 3: back would be red
+    assert state.data["pending"] is None and g(state)["hour"] == 8
+    g(state)["hour"] = 14
+    call(state, "modify_time", 0, n=4)                                 # 14 - 4: forward is red
+    assert state.data["pending"] is None and g(state)["hour"] == 10
+    assert modify_time_offers(state, 9, 4) == ["Move the clock back", "Move the clock forward"]
+    answer(state, "back")
+    assert g(state)["hour"] == 5
+
+
+def test_three_time_symbols_are_a_combination_only_when_time_may_move(compiled):
+    """"With 3 Time symbols, move the clock ..."; "where time may never go back or forward under
+    any circumstances" (no Modify Time is offered in the red hours)."""
+    state = table(compiled)
+    put_pawn(state, 0, "water_nw_octagon")
+    open_only(state, "water")
+    show(state, {"black": ["time", "time", "time", "infinity"]})
+    for hour, offered in ((3, False), (7, True)):
+        g(state)["hour"] = hour
+        v(state, 0)["first_colour"] = None
+        call(state, "play_set", 0)
+        asked = answer(state, "black", "[time]", "[time]", "[time]", "[infinity]")
+        combinations = [o for _, _, options in asked for o in options if o.startswith("r:")]
+        assert combinations == (["r: Modify Time (3)"] if offered else [])
+
+
+def test_hours_13_and_15(compiled):
+    """"Between the twelfth and thirteenth hours, all players may reactivate the bonus of an
+    already used Requirement card"; "At the single passage between the fourteenth and fifteenth
+    hours, all players receive one Vital Essence gem."."""
+    state = table(compiled)
+    used = give(state, 1, "water_shield")
+    state.data["components"][used]["exhausted"] = True
+    g(state)["hour"] = 12
+    call(state, "end_of_turn", 0)
+    assert state.current_player() == 1 and labels(state) == ["none", "c: Temple (Water)"]
+    answer(state, "Temple")
+    assert not state.data["components"][used]["exhausted"]
+    g(state)["hour"] = 14
+    call(state, "end_of_turn", 0)
+    assert [v(state, s)["essence"] for s in (0, 1)] == [5, 5]
+    g(state)["hour"] = 14                                  # time wound back: no second gem
+    call(state, "end_of_turn", 0)
+    assert [v(state, s)["essence"] for s in (0, 1)] == [5, 5]
+
+
+def test_beyond_the_eighteenth_hour_everyone_fails(compiled):
+    """"if this goes beyond the eighteenth hour, your task has failed and you are all out of
+    the game"; "If all the Architects fail the mission, ETEREA will be lost forever."."""
+    state = table(compiled)
+    for _ in range(6):
+        state.apply(0)                                     # Vocations and pawns
+    g(state)["hour"] = 18
+    call(state, "end_of_turn", 0)
+    assert g(state)["hour"] == 19 and g(state)["failed"] == 1
+    assert state.data["out"] == [0, 1]
+    state.data["agenda"] = []
+    state._run()
+    assert state.is_terminal() and state.winners() == []
+
+
+def test_an_invented_turn_limit_ends_a_game_run_for_ever(compiled):
+    """Invented (README): the Dimensional dice can wind the clock back for ever, so after
+    `turn_limit` Turns time has run out, as beyond the eighteenth hour."""
+    state = table(compiled)
+    g(state)["turns"] = compiled["constants"]["turn_limit"] - 1
+    call(state, "end_of_turn", 0)
+    assert g(state)["failed"] == 1 and g(state)["hour"] == 1
