@@ -510,3 +510,206 @@ def test_an_invented_turn_limit_ends_a_game_run_for_ever(compiled):
     g(state)["turns"] = compiled["constants"]["turn_limit"] - 1
     call(state, "end_of_turn", 0)
     assert g(state)["failed"] == 1 and g(state)["hour"] == 1
+
+
+# ---------------------------------------------------------------------------- Requirement cards
+
+
+def row_card(state, card_def: str) -> str:
+    """Put a Requirement card face up in the row."""
+    comp = card(state, card_def)
+    move(state, comp, "requirement_row")
+    return comp
+
+
+def test_taking_cards_at_most_two_per_dimension_and_the_artefact_with_the_second(compiled):
+    """"To take a Requirement card you must place, on the corresponding dimension, the number of
+    Requirement tokens shown ... to take the Temple Requirement card of the Water dimension, you
+    must place 2 Temple tokens on that dimension"; "When you take the 2 cards of the same
+    dimension, you must immediately take the Artefact of the corresponding dimension"; "you may
+    NOT, under any circumstances, take more than 2 cards per dimension"; "When you take a
+    Requirement card from the board, immediately replace it"."""
+    state = table(compiled)
+    open_only(state, "water")
+    for c in zone(state, "architect", 0):
+        move(state, c, "architect_deck")
+    give(state, 0, "earth_architect", "architect")              # no Water home, friend or rival
+    put_pawn(state, 0, "water_nw_octagon")
+    temple = row_card(state, "water_shield")                    # Temple (Water): 2 tokens
+    put_token(state, 0, "temple", "water_north_square")
+    call(state, "take_cards", 0)
+    assert state.data["pending"] is None                        # one Temple is not enough
+    put_token(state, 0, "temple", "water_south_square")
+    call(state, "take_cards", 0)
+    answer(state, "Temple (Water)")
+    assert zone(state, "taken", 0) == [temple]
+    assert on_board(state, 0) == {"water_north_square": "temple", "water_south_square": "temple"}
+    row = [c for c in zone(state, "requirement_row") if comp_def(state, c).startswith("water_")]
+    assert len(row) == 2                                         # refilled from the deck
+    second = row_card(state, "water_one_requirement")            # Temple (Water) again: 2 tokens
+    call(state, "take_cards", 0)
+    answer(state, "Temple (Water)")
+    assert second in zone(state, "taken", 0)
+    assert [comp_def(state, a) for a in zone(state, "artefacts", 0)] == ["water_artefact"]
+    row_card(state, "water_set_reroll")                          # a third Water card: never
+    put_token(state, 0, "life", "water_west_square")
+    put_token(state, 0, "life", "water_nw_inner_square")
+    put_token(state, 0, "life", "water_east_square")
+    call(state, "take_cards", 0)
+    assert state.data["pending"] is None and len(zone(state, "taken", 0)) == 2
+
+
+def test_the_architect_changes_what_cards_require(compiled):
+    """ARCHITETTO ACQUA: "Water dimension: cards that require 3 Requirements require only 2;
+    cards that require 2 Requirements require only 1; for each card taken, gain 1 Vital Essence.
+    Wind dimension: for each card taken, gain 1 Vital Essence. Fire dimension: cards that require
+    2 Requirements require 3; cards that require 1 Requirement require 2."."""
+    state = table(compiled)
+    open_only(state, "water", "fire")
+    for c in zone(state, "architect", 0):
+        move(state, c, "architect_deck")
+    give(state, 0, "water_architect", "architect")
+    put_pawn(state, 0, "water_nw_octagon")
+    row_card(state, "water_shield")                              # Temple (Water): 2 -> 1
+    put_token(state, 0, "temple", "water_north_square")
+    call(state, "take_cards", 0)
+    answer(state, "Temple (Water)")
+    assert v(state, 0)["essence"] == 5
+    put_pawn(state, 0, "fire_nw_octagon")
+    fire = row_card(state, "fire_shield")                        # Virus (Fire): 1 -> 2
+    assert compiled["cards"]["fire_shield"]["front"]["props"]["count"] == 1
+    put_token(state, 0, "virus", "fire_north_square")
+    call(state, "take_cards", 0)
+    assert state.data["pending"] is None
+    put_token(state, 0, "virus", "fire_west_square")
+    call(state, "take_cards", 0)
+    answer(state, "Virus (Fire)")
+    assert fire in zone(state, "taken", 0) and v(state, 0)["essence"] == 5   # no gem in Fire
+
+
+def test_moved_tokens_let_a_card_be_taken_only_from_its_dimension(compiled):
+    """"Modify Infinity allows you to move your Requirement tokens, previously placed, to any
+    free square on any open dimension ... Attention: if moving Requirements allows you to take
+    a Requirement card, you may NOT take it until your pawn is on the dimension of the card"."""
+    state = table(compiled)
+    open_only(state, "water", "fire")
+    for c in zone(state, "architect", 0):
+        move(state, c, "architect_deck")
+    give(state, 0, "earth_architect", "architect")
+    put_pawn(state, 0, "fire_nw_octagon")
+    put_token(state, 0, "temple", "water_north_square")
+    put_token(state, 0, "temple", "fire_south_square")
+    row_card(state, "water_shield")
+    call(state, "modify_infinity", 0, n=1)
+    answer(state, "Closed Dimension (Fire)", "fire south square", "Closed Dimension (Water)",
+           "water east square")
+    assert on_board(state, 0) == {"water_north_square": "temple", "water_east_square": "temple"}
+    call(state, "take_cards", 0)
+    assert state.data["pending"] is None                          # the pawn is on Fire
+    put_pawn(state, 0, "water_centre_octagon")
+    call(state, "take_cards", 0)
+    assert labels(state) == ["none", "c: Temple (Water)"]
+
+
+def test_three_cards_played_together_give_a_gem(compiled):
+    """"You may also play 3 Requirement cards simultaneously, without activating their bonus, to
+    gain 1 Vital Essence."."""
+    state = table(compiled)
+    cards = [give(state, 0, d) for d in ("water_shield", "fire_shield", "wind_shield")]
+    call(state, "bonus_window", 0)
+    answer(state, "Play 3 Requirement cards", "(Water)", "(Fire)")
+    assert v(state, 0)["essence"] == 5
+    assert all(state.data["components"][c]["exhausted"] for c in cards)
+
+
+def test_set_reroll_cancels_the_previous_roll(compiled):
+    """"SET REROLL (circular arrow marked SET): you may reroll the entire set, cancelling the
+    effect of the previous roll. (Applies everywhere.)" (README: the set's combination is
+    carried out after the bonuses that follow it.)"""
+    state = table(compiled)
+    open_only(state, "water")
+    put_pawn(state, 0, "water_nw_octagon")
+    give(state, 0, "water_set_reroll")
+    show(state, {"white": ["fire"] * 6})
+    call(state, "play_set", 0)
+    first(state, "white", "[fire]", "[fire]", "[fire]", "[fire]", "[fire]", "[fire]")
+    assert labels(state)[0] == "Play a Requirement card's bonus"
+    show_kept = [d for d in zone(state, "kept", 0)]
+    for die, icon in zip(show_kept, ["star"] * 5 + ["skull"]):
+        state.data["components"][die]["faces"] = [[icon]] * 6
+    first(state, "Play a Requirement card's bonus")
+    first(state, "[star]", "[star]", "[star]", "[star]", "[star]", "[skull]")
+    assert labels(state) == ["none", "r: Vital Essence"]
+    answer(state, "Vital Essence")
+    assert v(state, 0)["essence"] == 5
+
+
+# ---------------------------------------------------------------------------- the Boss zone
+
+
+def test_entering_the_boss_zone_needs_eight_cards(compiled):
+    """"To enter this zone you must have set aside at least 8 Requirement cards; otherwise your
+    entry is denied."."""
+    state = table(compiled)
+    open_only(state, "water", "fire")
+    put_pawn(state, 0, "water_nw_octagon")
+    for c in zone(state, "requirement_deck")[:7]:
+        move(state, c, "taken", 0)
+    call(state, "open_wormhole", 0)
+    assert "Enter the Boss zone" not in labels(state)
+    call(state, "modify_space", 0)
+    assert "Enter the Boss zone" not in labels(state)
+    move(state, zone(state, "requirement_deck")[0], "taken", 0)
+    call(state, "open_wormhole", 0)
+    assert "Enter the Boss zone" in labels(state)
+
+
+def test_entering_the_boss_zone_without_the_artefacts_fails_the_mission(compiled):
+    """"once you have entered the Boss zone, it is no longer possible to leave it ... the
+    Resolution card asks you to recover the Fire Key, which is guarded by the Fire Boss; to
+    defeat it you need the Water Artefact. If you entered without this Artefact, you cannot beat
+    it and you have automatically failed the mission."."""
+    state = table(compiled)
+    move(state, zone(state, "resolution")[0], "resolution_deck")
+    move(state, card(state, "fire_mission_1"), "resolution")        # the Fire Key
+    for seat, artefacts in ((0, []), (1, ["water"])):
+        put_pawn(state, seat, f"water_{['nw', 'se'][seat]}_octagon")
+        for c in zone(state, "requirement_deck")[:8]:
+            move(state, c, "taken", seat)
+        for dim in artefacts:
+            give(state, seat, f"{dim}_artefact", "artefacts")
+        call(state, "enter_boss_zone", seat, b=card(state, "agni"))
+    assert state.data["out"] == [0]
+    assert v(state, 1)["in_boss_zone"] == 1 and where(state, pawn(state, 1)) == "boss_fire"
+
+
+def test_boss_zone_moves_need_the_boss_beaten(compiled):
+    """"To move from one Boss space to another you must first have defeated the Boss of the
+    starting space."; "you must not face a Boss again if you already possess its Key"."""
+    state = table(compiled)
+    in_the_boss_zone(state, 0, "boss_fire", cards=8, artefacts=["water"])
+    call(state, "boss_phases", 0)
+    assert "s: boss wind" not in labels(state)
+    give(state, 0, "fire_key", "keys")
+    call(state, "boss_phases", 0)
+    assert labels(state) == ["none", "s: boss water", "s: boss wind"]
+    answer(state, "none", "skip")
+    assert state.data["pending"] is None                          # no combat: the Key is held
+
+
+def test_the_first_to_recover_everything_wins_at_once(compiled):
+    """"The first Architect who manages to recover all the Keys and Artefacts required by the
+    Resolution card will have freed Princess ETEREA, saving the entire Universe, and will be
+    immediately declared the winner."."""
+    state = table(compiled)
+    for _ in range(6):
+        state.apply(0)
+    mission = zone(state, "resolution")[0]
+    props = compiled["cards"][comp_def(state, mission)]["front"]["props"]
+    for dim in props["keys_needed"]:
+        give(state, 1, f"{dim}_key", "keys")
+    for dim in props["artefacts_needed"]:
+        give(state, 1, f"{dim}_artefact", "artefacts")
+    state.apply(0)                                   # the next decision is not asked
+    assert state.is_terminal() and state.winners() == [1]
+    assert state.returns()[1] > state.returns()[0]
