@@ -414,8 +414,8 @@ def test_nuclear_reaction_closes_any_dimension_but_the_last(compiled):
     put_pawn(state, 0, "water_nw_octagon")
     put_pawn(state, 1, "fire_nw_octagon")
     call(state, "nuclear_reaction", 0)
-    assert sorted(labels(state)) == ["c: Closed Dimension (Fire)", "c: Closed Dimension (Water)"]
-    answer(state, "(Water)", "fire c")                        # its own: it moves to Fire
+    assert sorted(labels(state)) == ["c: Fire dimension", "c: Water dimension"]
+    answer(state, "Water dimension", "fire centre")           # its own: it moves to Fire
     assert where(state, pawn(state, 0)) == "fire_centre_octagon"
     call(state, "nuclear_reaction", 0)
     assert state.data["pending"] is None
@@ -601,7 +601,7 @@ def test_moved_tokens_let_a_card_be_taken_only_from_its_dimension(compiled):
     put_token(state, 0, "temple", "fire_south_square")
     row_card(state, "water_shield")
     call(state, "modify_infinity", 0, n=1)
-    answer(state, "Closed Dimension (Fire)", "fire south square", "Closed Dimension (Water)",
+    answer(state, "Fire dimension", "fire south square", "Water dimension",
            "water east square")
     assert on_board(state, 0) == {"water_north_square": "temple", "water_east_square": "temple"}
     call(state, "take_cards", 0)
