@@ -713,3 +713,122 @@ def test_the_first_to_recover_everything_wins_at_once(compiled):
     state.apply(0)                                   # the next decision is not asked
     assert state.is_terminal() and state.winners() == [1]
     assert state.returns()[1] > state.returns()[0]
+
+
+# ---------------------------------------------------------------------------- abilities and bonuses
+
+
+def test_extirpation_returns_every_token_around_the_pawn(compiled):
+    """"EXTIRPATION removes all Requirement tokens around your pawn, including your own,
+    returning them to their rightful owners."."""
+    state = table(compiled)
+    put_pawn(state, 0, "water_nw_octagon")
+    put_token(state, 0, "virus", "water_north_square")
+    put_token(state, 1, "tree", "water_west_square")
+    put_token(state, 1, "tree", "water_east_square")                # not around the pawn
+    call(state, "extirpation", 0)
+    assert on_board(state, 0) == {} and on_board(state, 1) == {"water_east_square": "tree"}
+
+
+def test_creation_anywhere_open_and_free(compiled):
+    """"CREATION allows you to create any Requirement of your choice, in any open dimension, on
+    any free square. Only in this case are you not required to be present on the dimension you
+    choose"."""
+    state = table(compiled)
+    open_only(state, "water", "fire")
+    put_pawn(state, 0, "water_nw_octagon")
+    call(state, "creation", 0)
+    assert len(labels(state)) == 12                                  # any of the 12 Requirements
+    answer(state, "Space Station", "Fire dimension", "fire se inner square")
+    assert on_board(state, 0) == {"fire_se_inner_square": "space_station"}
+
+
+def test_a_wormhole_opens_a_closed_dimension_and_reveals_its_cards(compiled):
+    """"When you open a new dimension, you immediately place your pawn on a free octagon of your
+    choice. If the Requirement cards for the dimension you have just opened have not yet been
+    revealed, reveal them at this moment."."""
+    state = table(compiled)
+    open_only(state, "water")
+    put_pawn(state, 0, "water_nw_octagon")
+    call(state, "open_wormhole", 0)
+    assert len(labels(state)) == 5                                   # no other open dimension:
+    answer(state, "Earth dimension", "earth centre octagon")         # only "open a closed one"
+    assert where(state, pawn(state, 0)) == "earth_centre_octagon"
+    row = [compiled["cards"][comp_def(state, c)]["front"]["props"]["dim"]
+           for c in zone(state, "requirement_row")]
+    assert row.count("earth") == 2
+
+
+def test_four_dice_reroll_and_two_faces_act_on_the_dice_set_aside(compiled):
+    """"FOUR-DIE REROLL (4 dice): reroll 4 dice, one reroll per die."; "CHOOSE 2 FACES (two
+    dice): change the face of 2 dice of your choice." (README: on the dice set aside, before
+    the set's combination is chosen.)"""
+    state = table(compiled)
+    white = [d for d in zone(state, "dice_box") if comp_def(state, d) == "elemental_die"]
+    for die, face in zip(white, [5, 5, 5, 4, 4, 4]):                # Skull x3, Fire x3
+        move(state, die, "kept", 0)
+        state.data["components"][die]["face"] = face
+    call(state, "two_faces", 0)
+    first(state, "[fire]")
+    assert len(labels(state)) == 6                                   # any of the die's faces
+    first(state, "to [star]")
+    assert labels(state) == ["d: elemental_die#1 [skull]", "d: elemental_die#5 [fire]"]
+    first(state, "[fire]", "to [skull]")                             # a second, different die
+    assert showing(state, "kept", 0) == ["fire", "skull", "skull", "skull", "skull", "star"]
+    call(state, "four_dice_reroll", 0)
+    fire = next(d for d in zone(state, "kept", 0) if state.data["components"][d]["face"] == 4)
+    first(state, "[fire]")
+    assert labels(state)[0] == "none"
+    assert zone(state, "rerolled", 0) == [fire]                      # rerolled once: not offered
+    assert not any(fire in label for label in labels(state))
+    first(state, "[star]", "[skull]", "[skull]")                    # four dice in all
+    assert state.data["pending"] is None
+    assert len(zone(state, "kept", 0)) == 6 and zone(state, "rerolled", 0) == []
+
+
+def test_where_each_bonus_applies(compiled):
+    """"WORMHOLE (black circle): immediately open a wormhole. (Applies only in the dimensions.)";
+    "SHIELD: reduce by 1 the damage inflicted by a Boss. (Applies only against Bosses.)"; "1
+    REQUIREMENT ... (Applies only in the dimensions.)"."""
+    state = table(compiled)
+    open_only(state, "water")
+    put_pawn(state, 0, "water_nw_octagon")
+    for d in ("water_wormhole", "water_shield", "water_one_requirement"):
+        give(state, 0, d)
+    call(state, "bonus_window", 0)
+    pick(state, "Play a Requirement card's bonus")
+    assert sorted(labels(state)) == ["c: Temple (Water)", "c: Virus (Water)"]   # not the SHIELD
+    in_the_boss_zone(state, 0, "boss_fire", cards=0, artefacts=["water"])
+    v(state, 0)["fighting"] = card(state, "agni")
+    call(state, "bonus_window", 0)
+    pick(state, "Play a Requirement card's bonus")                   # only the SHIELD: taken
+    assert v(state, 0)["shields"] == 1
+
+
+def test_additional_phases_plays_every_phase_again(compiled):
+    """"ADDITIONAL PHASES (clock with 1): play all the game phases again; this does not cancel
+    the previous ones."."""
+    state = table(compiled)
+    open_only(state, "water")
+    put_pawn(state, 0, "water_nw_octagon")
+    give(state, 0, "water_additional_phases")
+    show(state, {"white": ["star"] * 6})
+    call(state, "play_set", 0)
+    first(state, "white", "[star]", "[star]", "[star]", "[star]", "[star]", "[star]",
+          "Play a Requirement card's bonus")
+    # the set is carried out first (5 Stars: a gem), then the phases again, from the move
+    assert labels(state) == ["none", "r: Vital Essence"]
+    answer(state, "Vital Essence")
+    assert v(state, 0)["essence"] == 5
+    call(state, "additional_phases", 0)
+    assert labels(state)[0].startswith("o: water")                   # the move comes first
+
+
+def test_keybearer_gains_a_gem_with_each_key(compiled):
+    """The sample Vocation "Boss (each time you recover a Key, you gain 1 Vital Essence)"."""
+    state = table(compiled)
+    give(state, 0, "keybearer", "vocation")
+    call(state, "recover_key", 0, b=card(state, "agni"))
+    answer(state)
+    assert v(state, 0)["essence"] == 5
+    assert [comp_def(state, k) for k in zone(state, "keys", 0)] == ["fire_key"]
