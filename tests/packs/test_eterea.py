@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from rulewright.compiler.overrides import parse_override
+from rulewright.compiler.pipeline import compile_pack
 from rulewright.runtime.game import Game
 from rulewright.runtime.machine import Machine
 
@@ -828,7 +830,39 @@ def test_keybearer_gains_a_gem_with_each_key(compiled):
     """The sample Vocation "Boss (each time you recover a Key, you gain 1 Vital Essence)"."""
     state = table(compiled)
     give(state, 0, "keybearer", "vocation")
+    v(state, 0)["in_boss_zone"] = 1
     call(state, "recover_key", 0, b=card(state, "agni"))
     answer(state)
     assert v(state, 0)["essence"] == 5
     assert [comp_def(state, k) for k in zone(state, "keys", 0)] == ["fire_key"]
+
+
+def test_a_vocation_has_effect_only_where_its_card_says(compiled):
+    """"The top of the card specifies where it has effect: when you are in the Dimensions,
+    against the Bosses, or in both cases; it cannot have effect in a different situation."
+    """
+    state = table(compiled)
+    give(state, 0, "extirpator", "vocation")                         # in the Dimensions
+    put_pawn(state, 0, "water_nw_octagon")
+    call(state, "extirpation", 0)
+    answer(state)
+    assert v(state, 0)["essence"] == 5
+    v(state, 0)["in_boss_zone"] = 1
+    call(state, "extirpation", 0)
+    answer(state)
+    assert v(state, 0)["essence"] == 5
+
+
+def test_the_resolution_card_chosen_by_difficulty(compiled):
+    """"by mutual agreement, choose one according to the difficulty level of the challenge you
+    want to face. Alternatively, shuffle the cards and let fate decide by drawing one."
+    """
+    chosen, _ = compile_pack(str(PACK), overrides=[parse_override("mission_difficulty=3", "--set", 1)],
+                             use_cache=False)
+    for seed in range(4):
+        state = table(chosen, seed=seed)
+        mission = comp_def(state, zone(state, "resolution")[0])
+        assert compiled["cards"][mission]["front"]["props"]["difficulty"] == 3
+    drawn = {comp_def(table(compiled, seed=seed), zone(table(compiled, seed=seed), "resolution")[0])
+             for seed in range(12)}
+    assert len({compiled["cards"][m]["front"]["props"]["difficulty"] for m in drawn}) > 1
