@@ -8,7 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAME_WORDS = ["guild", "emissar", "prestige", "glory", "king", "dimension", "faction", "altera",
               "dice forge", "dice_forge", "artisan", "merchant", "alchemist", "rival", "ghost",
-              "benefactor", "villa", "heroic feat", "sanctuary"]
+              "benefactor", "villa", "heroic feat", "sanctuary", "eterea", "wormhole", "architect",
+              "artefact", "boss", "vital essence", "vocation", "princess", "octagon"]
 
 
 def test_no_game_words_in_the_engine():
