@@ -683,6 +683,10 @@ def test_entering_the_boss_zone_without_the_artefacts_fails_the_mission(compiled
         call(state, "enter_boss_zone", seat, b=card(state, "agni"))
     assert state.data["out"] == [0]
     assert v(state, 1)["in_boss_zone"] == 1 and where(state, pawn(state, 1)) == "boss_fire"
+    move(state, zone(state, "resolution")[0], "resolution_deck")
+    move(state, card(state, "fire_mission_2"), "resolution")        # and a second Artefact
+    call(state, "enter_boss_zone", 1, b=card(state, "agni"))
+    assert state.data["out"] == [0, 1]
 
 
 def test_boss_zone_moves_need_the_boss_beaten(compiled):
