@@ -158,7 +158,8 @@ def test_setup_deals_the_table(compiled):
         props = compiled["spaces"][space]["props"]
         assert props["kind"] == "octagon" and props["corner"] is True
         assert any(comp_def(state, c) == f"{props['dim']}_closed" for c in zone(state, "lifted"))
-    row = [compiled["cards"][comp_def(state, c)]["front"]["props"]["dim"] for c in zone(state, "requirement_row")]
+    row = [compiled["cards"][comp_def(state, c)]["front"]["props"]["dim"]
+           for c in zone(state, "requirement_row")]
     open_dims = {comp_def(state, c).removesuffix("_closed") for c in zone(state, "lifted")}
     assert set(row) == open_dims and all(row.count(d) == 2 for d in open_dims)
 
@@ -180,7 +181,8 @@ def test_life_example_makes_a_virus(compiled):
     assert asked[-1][2] == ["none", "r: Virus"]          # no Life among the choices
     v(state, 0)["first_colour"] = None
     call(state, "play_set", 0)
-    answer(state, "white", "water", "wind", "earth", "skull", "skull", "skull", "Virus", "water north square")
+    answer(state, "white", "water", "wind", "earth", "skull", "skull", "skull", "Virus",
+           "water north square")
     assert on_board(state, 0) == {"water_north_square": "virus"}
     assert zone(state, "kept", 0) == [] and len(zone(state, "dice_box")) == 16
 
@@ -242,7 +244,8 @@ def test_tokens_only_on_free_squares_next_to_the_pawn_and_three_of_a_kind(compil
     put_token(state, 0, "virus", "fire_south_square")
     call(state, "create_near", 0, req="virus")
     assert state.data["pending"] is None
-    assert on_board(state, 0) == {"water_west_square": "virus", "fire_north_square": "virus", "fire_south_square": "virus"}
+    assert on_board(state, 0) == {"water_west_square": "virus", "fire_north_square": "virus",
+                                  "fire_south_square": "virus"}
 
 
 # ---------------------------------------------------------------------------- Boss combat
@@ -861,8 +864,8 @@ def test_the_resolution_card_chosen_by_difficulty(compiled):
     """"by mutual agreement, choose one according to the difficulty level of the challenge you
     want to face. Alternatively, shuffle the cards and let fate decide by drawing one."
     """
-    chosen, _ = compile_pack(str(PACK), overrides=[parse_override("mission_difficulty=3", "--set", 1)],
-                             use_cache=False)
+    chosen, _ = compile_pack(str(PACK), use_cache=False,
+                             overrides=[parse_override("mission_difficulty=3", "--set", 1)])
     for seed in range(4):
         state = table(chosen, seed=seed)
         mission = comp_def(state, zone(state, "resolution")[0])

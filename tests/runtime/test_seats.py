@@ -26,8 +26,9 @@ def test_an_eliminated_seat_cannot_win_and_gets_nothing(tmp_path):
 
 
 def test_an_eliminated_seat_is_never_asked(tmp_path):
-    state = new_game(tmp_path, "eliminate 1; for each p in playing(): choose { gain 1 coin | gain 1 favor }; "
-                     "set priority to count(p in playing())", players=3)
+    state = new_game(tmp_path, "eliminate 1; for each p in playing(): "
+                     "choose { gain 1 coin | gain 1 favor }; set priority to count(p in playing())",
+                     players=3)
     asked = []
     while not state.is_terminal():
         asked.append(state.current_player())
