@@ -873,3 +873,27 @@ def test_the_resolution_card_chosen_by_difficulty(compiled):
     drawn = {comp_def(table(compiled, seed=seed), zone(table(compiled, seed=seed), "resolution")[0])
              for seed in range(12)}
     assert len({compiled["cards"][m]["front"]["props"]["difficulty"] for m in drawn}) > 1
+
+
+def test_the_boss_set_one_die_per_card_within_the_sixteen_dice(compiled):
+    """"For each Requirement card in your possession ... you will have one die to add to the set
+    you build. In doing so you must take at least 3 white Elemental dice, 3 red Builder dice and
+    1 black Dimensional die; the remaining dice that make up the set are your choice"; "Water
+    Boss: add 1 die to your set. Fire Boss: remove 1 die from your set." (the Water Architect);
+    the box holds 6 white, 6 red and 4 black dice."""
+    state = table(compiled)
+    in_the_boss_zone(state, 0, "boss_fire", cards=9, artefacts=["water"],
+                     architect="water_architect")
+    call(state, "fight", 0, b=card(state, "agni"))
+    pick(state, "white")                              # 9 cards, 1 die less: one free choice
+    assert len(zone(state, "hand", 0)) + len(zone(state, "kept", 0)) == 8
+    state = table(compiled)
+    in_the_boss_zone(state, 0, "boss_fire", cards=16, artefacts=["water"])
+    call(state, "fight", 0, b=card(state, "agni"))
+    for _ in range(3):
+        pick(state, "white")
+    assert labels(state) == ["colour: red", "colour: black"]      # the 6 white dice are out
+    for _ in range(3):
+        pick(state, "black")
+    assert labels(state)[0].startswith("set aside")  # the 3 red follow by themselves: 16 dice
+    assert len(zone(state, "hand", 0)) + len(zone(state, "kept", 0)) == 16
