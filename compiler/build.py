@@ -194,6 +194,7 @@ class PackBuilder:
             round=self.effect(doc, path + ("round",), "expr"),
             won=self.effect(doc, path + ("won",), "expr"),
             consistent=self.effect(doc, path + ("consistent",), "expr"),
+            end_when=self.effect(doc, path + ("end_when",), "expr"),
             identity={name: self.effect(doc, path + ("identity", name), "expr")
                       for name in flow.get("identity", {})},
             max_steps=flow.get("max_steps", FlowDef.max_steps),

@@ -109,6 +109,20 @@ BUILTINS: dict[str, Builtin] = _table(
             "the components attached to a component (`attach g to c`), in the order they came"),
     Builtin("holder", ("component",), "component",
             "the component a component is attached to (none when it is in a zone)"),
+    Builtin("matches", ("collection", "collection"), "bool",
+            "matches(dice, pattern): whether the dice show every icon of a pattern (a list of "
+            "icons, repeats counted), each die serving one icon"),
+    Builtin("missing", ("collection", "collection"), "collection",
+            "missing(pattern, dice): the icons of a pattern the dice do not show (each die "
+            "serving one icon), in the pattern's order"),
+    Builtin("helps", ("component", "collection", "collection"), "bool",
+            "helps(d, pattern, dice): whether die d, added to the dice, leaves fewer icons of "
+            "the pattern missing"),
+    Builtin("location", ("component",), "location",
+            "the board location a component is on (none when it is on none)"),
+    Builtin("eliminated", ("player",), "bool", "whether a player is out of the game"),
+    Builtin("playing", (), "collection",
+            "the players still in the game, in seat order"),
 )
 """Every built-in function, by name."""
 

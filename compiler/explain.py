@@ -298,6 +298,13 @@ def statement_text(node: ir.Node) -> str:
             return f"put {expression_text(item)} on {expression_text(holder)}"
         case ir.Require(cond=cond):
             return f"only if {expression_text(cond)}"
+        case ir.Keep(var=var, source=source, dest=dest, body=body):
+            text = (f"roll {expression_text(source)}, set aside at least one die into "
+                    f"{expression_text(dest)} and roll the rest, until every die is set aside")
+            return text + (f"; for each die {var} set aside: {statement_text(body)}"
+                           if body is not None else "")
+        case ir.Eliminate(who=who):
+            return f"{expression_text(who)} is out of the game"
     return type(node).__name__.lower()
 
 
@@ -385,6 +392,18 @@ def _call(func: str, args: tuple[ir.Expr, ...]) -> str:
             return f"the spaces next to {texts[0]}"
         case "occupants", 1:
             return f"who is on {texts[0]}"
+        case "matches", 2:
+            return f"{texts[0]} show {texts[1]}"
+        case "missing", 2:
+            return f"what {texts[1]} still lack of {texts[0]}"
+        case "helps", 3:
+            return f"{texts[0]} adds to what {texts[2]} show of {texts[1]}"
+        case "location", 1:
+            return f"the location {texts[0]} is on"
+        case "eliminated", 1:
+            return f"{texts[0]} is out of the game"
+        case "playing", 0:
+            return "the players still in the game"
     return f"{func}({', '.join(texts)})"
 
 

@@ -232,6 +232,8 @@ class _GraphBuilder:
             yield "won", flow.won
         if flow.consistent is not None:
             yield "consistent", flow.consistent
+        if flow.end_when is not None:
+            yield "end_when", flow.end_when
 
     def _add_procedures(self) -> None:
         """Procedures of the pack and of its variants (a replaced procedure is one node)."""

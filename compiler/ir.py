@@ -605,6 +605,26 @@ class Require(Stmt):
     op: ClassVar[str] = "require"
 
     cond: Expr
+class Keep(Stmt):
+    """``roll and keep d from hand to kept: X``: roll every die of ``source``; the player sets
+    dice aside into ``dest`` one at a time (at least one per roll) and rolls the rest, until
+    none is left; ``body`` runs for each die set aside, with ``var`` bound to it."""
+
+    op: ClassVar[str] = "keep"
+
+    var: str
+    source: Expr
+    dest: Expr
+    body: Stmt | None = None
+
+
+@dataclass(frozen=True)
+class Eliminate(Stmt):
+    """``eliminate p``: the player is out of the game."""
+
+    op: ClassVar[str] = "eliminate"
+
+    who: Expr
 
 
 STATEMENTS: tuple[type[Stmt], ...] = tuple(

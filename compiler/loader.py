@@ -19,6 +19,7 @@ from ..file_input import FileRefused, read_regular_file
 
 from .build import build_pack
 from .diagnostics import Diagnostic, diagnostic, file_start, has_errors
+from .layouts import expand_layouts
 from .model import Loc, Pack
 from .schema_check import check_document, detect_kind
 from .yaml_loader import Document, Limits, load_yaml_bytes, load_yaml_file, refusal_diagnostic
@@ -69,6 +70,9 @@ def _checked_content(doc: Document | None, diags: list[Diagnostic]):
     diags += kind_diags
     if kind is not None:
         diags += check_document(doc, kind)
+    if kind == "spaces":
+        doc, layout_diags = expand_layouts(doc)
+        diags += layout_diags
     return kind, doc, diags
 
 

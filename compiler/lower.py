@@ -400,6 +400,8 @@ def lower_pack(pack: Pack) -> dict:
             if flow and flow.won is not None and flow.won.tree is not None else None,
             "consistent": lw.expr(flow.consistent.tree, frozenset())
             if flow and flow.consistent is not None and flow.consistent.tree is not None else None,
+            "end_when": lw.expr(flow.end_when.tree, frozenset())
+            if flow and flow.end_when is not None and flow.end_when.tree is not None else None,
             "identity": {k: lw.expr(v.tree, frozenset())
                          for k, v in (getattr(flow, "identity", {}) or {}).items()}
             if flow else {},
@@ -410,8 +412,6 @@ def lower_pack(pack: Pack) -> dict:
         "labels": lw.labels,
         "origins": lw.origins,
     }
-    if flow is not None and flow.consistent is not None and flow.consistent.tree is not None:
-        compiled["flow"]["consistent"] = lw.expr(flow.consistent.tree, frozenset())
     compiled["hash"] = ruleset_hash(compiled)
     return compiled
 

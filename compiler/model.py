@@ -257,6 +257,7 @@ class FlowDef:
     round: EffectText | None = None  # the current round number, for game-length statistics
     won: EffectText | None = None  # per seat: whether it wins (else: the highest score wins)
     consistent: EffectText | None = None  # what any state a bot imagines must satisfy
+    end_when: EffectText | None = None  # the game ends as soon as this holds for some seat
     max_steps: int = 2_000_000
     max_decisions: int = 20_000
 

@@ -581,6 +581,12 @@ class _ToIR:
 
     def require(self, span, children):
         return ir.Require(children[0], span=span)
+    def roll_and_keep_all(self, span, children):
+        var, source, dest = children
+        return ir.Keep(var.value, source, dest, None, span=span)
+
+    def eliminate(self, span, children):
+        return ir.Eliminate(children[0], span=span)
 
     def if_stmt(self, span, children):
         cond, then, *otherwise = children
@@ -617,6 +623,10 @@ class _ToIR:
         var, source, where = children
         return _Prefix(
             lambda body, span: ir.Simultaneously(var.value, source, body, where, span=span))
+
+    def roll_and_keep(self, span, children):
+        var, source, dest = children
+        return _Prefix(lambda body, span: ir.Keep(var.value, source, dest, body, span=span))
 
     def choose_item(self, span, children):
         var, source, where = children

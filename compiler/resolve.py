@@ -188,9 +188,10 @@ def effect_sites(pack: Pack) -> Iterator[EffectSite]:
         yield EffectSite(flow.main, "effect")
         yield EffectSite(flow.score, "expr")
         for text in [*flow.tiebreak, flow.evaluation, flow.order, flow.round, flow.won,
-                     flow.consistent, *flow.identity.values()]:
+                     flow.consistent, flow.end_when, *flow.identity.values()]:
             if text is not None:
-                yield EffectSite(text, "expr", condition=text is flow.won or text is flow.consistent)
+                yield EffectSite(text, "expr", condition=text is flow.won
+                                 or text is flow.consistent or text is flow.end_when)
 
 
 def _procedure_sites(proc: ProcedureDef) -> Iterator[EffectSite]:
@@ -410,6 +411,11 @@ class _Resolver:
 
     def visit_Shuffle(self, node: ir.Shuffle, scope, expect) -> None:
         self.node(node.zone, scope, _Expect(ZONE_KINDS, "shuffle"))
+
+    def visit_Keep(self, node: ir.Keep, scope, expect) -> None:
+        self.node(node.source, scope, _Expect(ZONE_KINDS, "roll and keep ... from"))
+        self.node(node.dest, scope, _Expect(ZONE_KINDS, "roll and keep ... to"))
+        self.node(node.body, scope | {node.var})
 
     # ---- triggers and needs
 

@@ -204,7 +204,7 @@ def prop_values(pack: Pack) -> dict[str, Possible]:
 
 _NOT_NEGATIVE_CALLS = frozenset({"count", "size", "completed", "round", "abs", "num_players"})
 _BOOL_CALLS = frozenset({"has", "occupied", "any", "all", "exhausted", "upgraded", "trashed",
-                         "allows"})
+                         "allows", "matches", "helps", "eliminated"})
 _STATE_FLAGS = frozenset({"exhausted", "upgraded", "trashed"})
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 LEAVES = frozenset({ir.Num, ir.Bool, ir.Text, ir.NoneLit, ir.Name, ir.This, ir.Nothing})

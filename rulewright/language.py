@@ -159,6 +159,11 @@ OPS: dict[str, Op] = _ops(
        doc="put components on a component (they leave their zone and travel with it)"),
     Op("require", (Field("cond", "expr"),), costs=True,
        doc="go on only if the condition holds; where it does not, the effect is not offered"),
+    Op("keep", (Field("var", "var"), Field("source", "expr"), Field("dest", "expr"),
+                Field("body", "stmt", binds="var", optional=True)), asks=True,
+       doc="roll the dice of a zone; set aside at least one per roll, reroll the rest, until "
+           "all are set aside"),
+    Op("eliminate", (Field("who", "expr"),), doc="a player is out of the game"),
 )
 """Every statement op, by name."""
 

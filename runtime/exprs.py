@@ -783,7 +783,58 @@ def _attached(rt, env, args):
 
 def _holder(rt, env, args):
     comp = rt.comps.get(args[0]) if args[0].__class__ is str else None
+    return comp.get("attached_to") if comp is not None else None
+
+
+def _pattern_unmatched(rt, pattern, dice) -> list[int]:
+    """The positions of a pattern's icons that no die serves in a largest matching of icons
+    to dice (each die serving one icon it shows): augmenting paths, trying icons and dice in
+    their order, so the answer is the same on every machine."""
+    icons = items(rt, pattern)
+    shown = [rt.icons(d) for d in items(rt, dice)]
+    rt.steps += len(icons) * (len(shown) + 1)
+    served: dict[int, int] = {}  # die position -> pattern position
+
+    def augment(i: int, seen: set) -> bool:
+        for k, faces in enumerate(shown):
+            if k in seen or icons[i] not in faces:
+                continue
+            seen.add(k)
+            if k not in served or augment(served[k], seen):
+                served[k] = i
+                return True
+        return False
+    return [i for i in range(len(icons)) if not augment(i, set())]
+
+
+def _matches(rt, env, args):
+    return not _pattern_unmatched(rt, args[1], args[0])
+
+
+def _missing(rt, env, args):
+    icons = items(rt, args[0])
+    return [icons[i] for i in _pattern_unmatched(rt, args[0], args[1])]
+
+
+def _helps(rt, env, args):
+    die, pattern = args[0], args[1]
+    others = [d for d in items(rt, args[2]) if d != die]
+    return len(_pattern_unmatched(rt, pattern, others + [die])) < \
+        len(_pattern_unmatched(rt, pattern, others))
+
+
+def _location(rt, env, args):
+    comp = rt.comps.get(args[0]) if args[0].__class__ is str else None
     return comp.get("on") if comp is not None else None
+
+
+def _eliminated(rt, env, args):
+    return args[0] in rt.data.get("out", ())
+
+
+def _playing(rt, env, args):
+    out = rt.data.get("out", ())
+    return [p for p in range(rt.n) if p not in out]
 
 
 BUILTINS: dict[str, Callable] = {
@@ -824,6 +875,12 @@ BUILTINS: dict[str, Callable] = {
     "lookup": _lookup,
     "attached": _attached,
     "holder": _holder,
+    "matches": _matches,
+    "missing": _missing,
+    "helps": _helps,
+    "location": _location,
+    "eliminated": _eliminated,
+    "playing": _playing,
 }
 """The runtime side of ``compiler/builtins.py``: every function declared there is here."""
 

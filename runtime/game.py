@@ -308,7 +308,8 @@ class State:
             return 0
 
     def stats(self) -> dict:
-        """Game length, per-seat usage counts (``record``) and identity (pack-declared)."""
+        """Game length, per-seat usage counts (``record``), identity (pack-declared) and the
+        seats eliminated, in the order they left."""
         machine = self.machine
         rules = self.game.rules
         identity = []
@@ -328,7 +329,8 @@ class State:
             except RuleError:
                 rounds = 0
         return {"rounds": rounds, "decisions": self._data["decisions"],
-                "usage": json.loads(json.dumps(self._data["usage"])), "identity": identity}
+                "usage": json.loads(json.dumps(self._data["usage"])), "identity": identity,
+                "eliminated": list(self._data.get("out", ()))}
 
     # ------------------------------------------------------------------ views
 

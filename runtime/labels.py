@@ -52,6 +52,10 @@ def option_labels(rt, pending: dict) -> list[str]:
             else:
                 out.append(rules.procedures[v[1]]["label"])
         return out
+    if kind == "keep":
+        left = len(rt.zones[aux[0]])
+        return [f"roll the rest ({left} {'die' if left == 1 else 'dice'})" if v is None
+                else f"set aside {rt.label(v)}" for v in values]
     if kind == "trigger":
         comp_id, face, index = aux
         ab = rules.card_code[(rt.comps[comp_id]["def"], face)]["abilities"][index]

@@ -82,8 +82,19 @@ class Machine(World):
                 self.leave(left.procedure)
                 continue
             break
+        if data["pending"] is not None and self.rules.end_when is not None \
+                and self.ends_now():
+            agenda.clear()
+            data["pending"] = None
         if not agenda and data["pending"] is None and not data["over"]:
             self.finish()
+
+    def ends_now(self) -> bool:
+        """Whether the flow's watched end condition (``end_when``) holds for some seat: it is
+        tested each time a decision is about to be asked, so the game ends before anyone acts
+        again once it holds."""
+        end_when = self.rules.end_when
+        return any(end_when(self, {"you": p}) for p in range(self.n))
 
     def call(self, nid, env: dict) -> bool:
         """Run node ``nid``, an effect reached by name, from its start; whether it stopped.
@@ -107,6 +118,8 @@ class Machine(World):
         """Stop and ask ``player`` to pick one of ``values`` (what ``node``'s resume takes)."""
         if player.__class__ is not int or not 0 <= player < self.n:
             raise RuleError(f"a decision for {self.value_text(player)}, who is not a player")
+        if player in self.data.get("out", ()):
+            raise RuleError(f"a decision for player {player + 1}, who is out of the game")
         self.data["pending"] = {"player": player, "kind": kind, "node": node, "env": env,
                                 "aux": aux, "values": values}
 
@@ -159,11 +172,13 @@ class Machine(World):
             score = rules.score(self, env) if rules.score else 0
             scores.append(score)
             keys.append(tuple([score] + [t(self, env) for t in rules.tiebreak]))
+        out = data.get("out", ())
         if rules.won is not None:
-            winners = [p for p in range(self.n) if rules.won(self, {"you": p})]
+            winners = [p for p in range(self.n) if p not in out and rules.won(self, {"you": p})]
         else:
-            best = max(keys)
-            winners = [p for p in range(self.n) if keys[p] == best]
+            standing = [p for p in range(self.n) if p not in out]
+            best = max((keys[p] for p in standing), default=None)
+            winners = [p for p in standing if keys[p] == best]
         data["result"] = {"scores": scores, "winners": winners}
 
     # ------------------------------------------------------------------ simultaneous rounds

@@ -19,6 +19,8 @@ def option_key(rt, pending: dict, action: int) -> tuple:
     kind, node, value = pending["kind"], pending["node"], pending["values"][action]
     if kind == "item":
         return ("item", node, _value_key(rt, value))
+    if kind == "keep":
+        return ("keep", node, "roll" if value is None else _value_key(rt, value))
     if kind == "face":
         return ("face", node, tuple(rt.faces(pending["aux"])[value]))
     if kind == "ability":
@@ -70,6 +72,8 @@ def option_refs(rt, pending: dict, action: int) -> list[str]:
             refs.append(value[1])
     elif kind == "trigger" and value:
         refs.append(rt.comps[pending["aux"][0]]["def"])
+    elif kind == "keep" and value is not None:
+        refs.append(rt.comps[value]["def"])
     elif kind in ("face", "forge"):
         die = pending["aux"] if kind == "face" else pending["aux"][1]
         comp = rt.comps.get(die) if die.__class__ is str else None

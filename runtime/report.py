@@ -193,6 +193,13 @@ def _quality_table(summary: dict, names: dict[str, str] | None) -> Any:
         f"{label} {_pct(outcomes[key] / games)}" for key, label in (
             ("one_winner", "one winner"), ("shared_victory", "shared victory"), ("no_winner", "no winner"))))
     table.add_row("tie rate", f"{_pct(q['tie_rate']['rate'])} ({_interval(q['tie_rate'])})")
+    if outcomes["no_winner"]:
+        table.add_row("no-winner rate", f"{_pct(q['no_winner_rate']['rate'])} ({_interval(q['no_winner_rate'])})")
+    gone = summary.get("eliminated")
+    if gone and gone["games"]["wins"]:
+        table.add_row("seats eliminated", f"in {_pct(gone['games']['rate'])} of games "
+                                          f"(every seat in {_pct(gone['everyone']['rate'])}); by seat "
+                                          + ", ".join(f"{r['seat']} {_pct(r['rate'])}" for r in gone["by_seat"]))
     if q["margin"]["games"]:
         m = q["margin"]
         table.add_row("winning margin", f"mean {_num(m['mean'])} points, median {_num(m['median'])}, "
@@ -544,6 +551,10 @@ def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None 
         body.append(_html_table(["rate", "value", "95% interval", "games"], [
             ["tie rate", _pct(q["tie_rate"]["rate"]), _interval(q["tie_rate"]), q["tie_rate"]["games"]],
             ["no-winner rate", _pct(q["no_winner_rate"]["rate"]), _interval(q["no_winner_rate"]), q["no_winner_rate"]["games"]],
+        ] + [
+            [f"seat {r['seat']} eliminated", _pct(r["rate"]), _interval(r), r["games"]]
+            for r in (summary.get("eliminated") or {}).get("by_seat", []) if r["wins"]
+        ] + [
             ["comeback (winner behind at half-time)", _pct(q["comeback"]["rate"]), _interval(q["comeback"]),
              q["comeback"]["games"]],
         ] + [[f"leader after round {r['round']} wins", _pct(r["rate"]), _interval(r), r["games"]]

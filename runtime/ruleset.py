@@ -61,6 +61,7 @@ class Ruleset:
         self.consistent = self._compiled(flow.get("consistent"))
         """What every state a bot imagines must satisfy, once for the bot's seat as ``you``
         (``runtime/determinise.py``); None: any state consistent with the seat's view."""
+        self.end_when = self._compiled(flow.get("end_when"))
         self.functions = {pid: (p["params"], self.compile(p["value"]))
                           for pid, p in sorted(self.procedures.items())
                           if p.get("value") is not None}

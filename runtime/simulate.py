@@ -147,6 +147,7 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
             rounds=stats.get("rounds", 0),
             decisions=stats.get("decisions", len(played.log["actions"])),
             usage=stats.get("usage") or [{} for _ in agents],
+            eliminated=stats.get("eliminated", []),
             **timeline.record(),
             error=None,
         )

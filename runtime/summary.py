@@ -100,7 +100,8 @@ def summarise(games: list[dict], players: int, correction: str = "holm") -> dict
 
     Keys: ``games``, ``completed``, ``errors``, ``players``; ``fair_share`` (the tie-aware
     baseline) and ``mean_winners``; ``ties`` (games with more than one winner) and
-    ``no_winner`` (games nobody won); ``win_rate_by_seat`` (list by seat),
+    ``no_winner`` (games nobody won); ``eliminated`` (how often seats left the game early:
+    see ``_eliminations``); ``win_rate_by_seat`` (list by seat),
     ``win_rate_by_identity`` ({deck: {value: row}}, strongest first), ``win_rate_by_agent``
     ({agent: rate}); ``scores_by_seat``; ``length`` (rounds and decisions); ``usage``
     ({stat: [rows, largest difference first]}); ``correction`` (method, comparisons, the
@@ -167,6 +168,7 @@ def summarise(games: list[dict], players: int, correction: str = "holm") -> dict
         "mean_winners": baseline["mean_winners"],
         "ties": sum(1 for g in finished if len(g["winners"]) > 1),
         "no_winner": sum(1 for g in finished if not g["winners"]),
+        "eliminated": _eliminations(finished, players),
         "win_rate_by_seat": seats,
         "win_rate_by_identity": identity,
         "win_rate_by_agent": agents,
@@ -181,6 +183,20 @@ def summarise(games: list[dict], players: int, correction: str = "holm") -> dict
         "correction": correction_done,
         "power": _power(finished, players, share, correction_done["comparisons"], identity),
         "quality": game_quality(finished, players, share),
+    }
+
+
+def _eliminations(finished: list[dict], players: int) -> dict:
+    """How often seats leave the game before it ends (``eliminate``): ``games`` (games in
+    which at least one seat did, as a rate), ``everyone`` (games in which every seat did) and
+    ``by_seat`` (each seat's rate)."""
+    out = [set(g.get("eliminated") or ()) for g in finished]
+    games = len(finished)
+    return {
+        "games": rate(sum(1 for seats in out if seats), games),
+        "everyone": rate(sum(1 for seats in out if len(seats) == players), games),
+        "by_seat": [dict(seat=seat, **rate(sum(1 for seats in out if seat in seats), games))
+                    for seat in range(players)],
     }
 
 

@@ -39,6 +39,7 @@ _TITLES = {
     "item": "Choose one", "choose": "Choose one", "may": "Do it?", "paid": "Pay for it?",
     "order": "What first?", "face": "Which face up?", "forge": "Which face to replace?",
     "ability": "Use an ability, or done", "trigger": "Use this ability now?",
+    "keep": "Set a die aside, or roll the rest",
 }
 
 HELP = """Type the number of a choice, or:

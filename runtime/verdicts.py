@@ -10,6 +10,7 @@ these games could detect and how many games a smaller one needs.
 from __future__ import annotations
 
 from rulewright.runtime.definitions import display
+from rulewright.runtime.stats import rate
 
 __all__ = ["percent", "span", "verdicts"]
 
@@ -33,8 +34,13 @@ def _baseline(summary: dict) -> str:
     if players == 1:
         return (f"Solo: the player wins {span(summary['win_rate_by_seat'][0])} of {summary['completed']} "
                 f"games; everything below is judged against that average.")
-    return (f"Fair share {100 * share:.1f}%: the games had {summary['mean_winners']:.2f} winners on average "
+    text = (f"Fair share {100 * share:.1f}%: the games had {summary['mean_winners']:.2f} winners on average "
             f"(ties share the victory), so an equal seat wins {summary['mean_winners']:.2f} / {players}.")
+    nobody = summary.get("no_winner", 0)
+    if nobody:
+        text += (f" Nobody won {nobody} of the {summary['completed']} games: "
+                 f"{span(rate(nobody, summary['completed']))}.")
+    return text
 
 
 def _judgement(kind: str, above: bool, solo: bool) -> str:

@@ -54,6 +54,8 @@ def view(state, player: int) -> dict:
     attached = _attached(machine, player)
     if attached:
         out["attached"] = attached
+    if d.get("out"):
+        out["out"] = list(d["out"])  # the seats out of the game, in the order they left
     pending = d["pending"]
     if pending is not None:
         if pending["player"] == player:

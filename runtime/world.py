@@ -13,7 +13,10 @@ A state is plain data (state format 2)::
 
 A component is ``{"def": definition id, "kind": "die" | "card", "at": zone key or None}``; a
 die also has ``face`` (the index of the face it shows) and, once forged, its own ``faces``; a
-card has ``exhausted``, ``upgraded`` (shows its back) and ``trashed``. :class:`World` answers
+card has ``exhausted``, ``upgraded`` (shows its back) and ``trashed``. A component placed on a
+board location also has ``on`` (the location; it is then among that location's occupants)
+until it is placed elsewhere, the location is cleared, or it changes zone. Seats out of the
+game are listed, in the order they left, under ``out`` (present once a seat has left). :class:`World` answers
 every question the effect language asks of such a state and makes every change it makes; the
 statements (``runtime/statements``) and expressions (``runtime/exprs.py``) call it.
 """
@@ -382,14 +385,39 @@ class World:
         return list(space["adjacent"]) if space else []
 
     def place(self, who, where) -> None:
-        """``who`` occupies location ``where`` (after those already there)."""
+        """``who`` occupies location ``where`` (after those already there). A component is on
+        one location at most: placed elsewhere, it leaves the one it was on."""
         if where.__class__ is not str:
             raise RuleError(f"cannot place anything on {self.value_text(where)}: "
                             f"not a location")
         occupants = self.occupants.setdefault(where, [])
         if len(occupants) >= MAX_LIST:
             raise RuleError(f"location {where!r} holds {MAX_LIST} occupants already")
+        comp = self.comps.get(who) if who.__class__ is str else None
+        if comp is not None:
+            self.take_off(who)
+            comp["on"] = where
+            occupants = self.occupants.setdefault(where, [])
         occupants.append(who)
+
+    def take_off(self, comp_id: str) -> None:
+        """A component leaves the location it is on (if any)."""
+        comp = self.comps[comp_id]
+        where = comp.pop("on", None)
+        if where is None:
+            return
+        occupants = self.occupants.get(where)
+        if occupants is not None and comp_id in occupants:
+            occupants.remove(comp_id)
+            if not occupants:
+                del self.occupants[where]
+
+    def clear_location(self, where) -> None:
+        """Nobody and nothing occupies ``where`` any more."""
+        for occupant in self.occupants.pop(where, ()):
+            comp = self.comps.get(occupant) if occupant.__class__ is str else None
+            if comp is not None:
+                comp.pop("on", None)
 
     # ------------------------------------------------------------------ cards
 
@@ -506,8 +534,10 @@ class World:
         old = comp["at"]
         if old is not None:
             self.zones[old].remove(comp_id)
-        elif "on" in comp:
+        elif "attached_to" in comp:
             self._detach(comp_id, comp)
+        if "on" in comp and old != zone_key:
+            self.take_off(comp_id)
         if self._definitions:
             self._moved(comp["def"], old, zone_key)
         if comp["kind"] == "card" and (old in self.rules.active_zone_keys
@@ -536,7 +566,7 @@ class World:
             if on == comp_id:
                 raise RuleError(f"cannot attach {self.label(comp_id)} to "
                                 f"{self.label(holder)}: it would hold itself")
-            on = self.comps[on].get("on")
+            on = self.comps[on].get("attached_to")
         held = host.setdefault("holds", [])
         if len(held) >= MAX_LIST:
             raise RuleError(f"{self.label(holder)} holds {MAX_LIST} components already")
@@ -548,14 +578,14 @@ class World:
                 self._moved(comp["def"], old, None)
             if comp["kind"] == "card" and old in self.rules.active_zone_keys:
                 self.cards_changed()
-        elif "on" in comp:
+        elif "attached_to" in comp:
             self._detach(comp_id, comp)
-        comp["on"] = holder
+        comp["attached_to"] = holder
         held.append(comp_id)
 
     def _detach(self, comp_id: str, comp: dict) -> None:
         """Take an attached component off the component holding it."""
-        host = self.comps[comp.pop("on")]
+        host = self.comps[comp.pop("attached_to")]
         host["holds"].remove(comp_id)
         if not host["holds"]:
             del host["holds"]  # a card that holds nothing is as it was before
@@ -567,7 +597,7 @@ class World:
         comp = self.comps[comp_id]
         at = comp["at"]
         if at is None:
-            on = comp.get("on")
+            on = comp.get("attached_to")
             return on is None or self.sees(on, seat)
         if self.rules.key_visibility[at] == "public":
             return True

@@ -10,7 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME_WORDS = ["guild", "emissar", "prestige", "glory", "king", "dimension", "faction", "altera",
               "dice forge", "dice_forge", "artisan", "merchant", "alchemist", "rival", "ghost",
               "benefactor", "villa", "heroic feat", "sanctuary", "glyph", "astoria", "artefact",
-              "war chief"]
+              "war chief", "eterea", "wormhole", "architect", "boss", "vital essence", "vocation",
+              "princess", "octagon"]
 
 
 def test_no_game_words_in_the_engine():

@@ -159,6 +159,9 @@ def replace(rt, old, new) -> None:
     old_at, new_at = comps[old]["at"], comps[new]["at"]
     if old_at is None or new_at is None:
         raise RuleError(f"replace needs two components in zones, got {old!r} and {new!r}")
+    if old_at != new_at:  # changing zone takes a component off the board
+        rt.take_off(old)
+        rt.take_off(new)
     old_list, new_list = zones[old_at], zones[new_at]
     i, j = old_list.index(old), new_list.index(new)
     old_list[i], new_list[j] = new, old
@@ -198,17 +201,21 @@ def forge_onto(rt, face_comp, die, index: int) -> None:
 
 @statement("place")
 def place(w, node, nid):
-    """``place x on L``: x occupies location L (after those already there)."""
+    """``place x on L``: x occupies location L (after those already there); a component
+    leaves the location it was on."""
     w.line(f"rt.place({w.expr(node['who'])}, {w.expr(node['location'])})")
 
 
 @statement("clear")
 def clear(w, node, nid):
-    """``clear L``: nobody occupies L any more; ``clear all``: every location is emptied."""
+    """``clear L``: nobody and nothing occupies L any more; ``clear all``: every location is
+    emptied (components on them stay in their zones)."""
     if node["location"] is None:
-        w.line("rt.occupants.clear()")
+        where = w.fresh("where")
+        with w.block(f"for {where} in list(rt.occupants):"):
+            w.line(f"rt.clear_location({where})")
     else:
-        w.line(f"rt.occupants.pop({w.expr(node['location'])}, None)")
+        w.line(f"rt.clear_location({w.expr(node['location'])})")
 
 
 @statement("record")

@@ -20,8 +20,8 @@ from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "tests" / "fixtures" / "reference_pack"
-PACKS = [ROOT / "content" / "altera", ROOT / "content" / "dice_forge", REFERENCE,
-         ROOT / "tests" / "corpus" / "_base"]
+PACKS = [ROOT / "content" / "altera", ROOT / "content" / "dice_forge", ROOT / "content" / "eterea",
+         REFERENCE, ROOT / "tests" / "corpus" / "_base"]
 
 
 def compiled_of(pack: Path) -> dict:
