@@ -605,6 +605,9 @@ class Require(Stmt):
     op: ClassVar[str] = "require"
 
     cond: Expr
+
+
+@dataclass(frozen=True)
 class Keep(Stmt):
     """``roll and keep d from hand to kept: X``: roll every die of ``source``; the player sets
     dice aside into ``dest`` one at a time (at least one per roll) and rolls the rest, until

@@ -581,6 +581,7 @@ class _ToIR:
 
     def require(self, span, children):
         return ir.Require(children[0], span=span)
+
     def roll_and_keep_all(self, span, children):
         var, source, dest = children
         return ir.Keep(var.value, source, dest, None, span=span)

@@ -27,8 +27,7 @@ __all__ = ["statement", "internal", "helper", "Template", "Internal", "TEMPLATES
 
 from . import choices, components, control, events, resources  # noqa: E402,F401  (they register)
 from . import attachments, leaving, pools, requirements  # noqa: E402,F401  (they register)
-from . import (choices, components, control, dice_sets, events, resources,  # noqa: E402,F401
-               seats)  # (they register)
+from . import dice_sets, seats  # noqa: E402,F401  (they register)
 
 
 def _check_templates() -> None:
