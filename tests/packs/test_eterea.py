@@ -702,7 +702,7 @@ def test_boss_zone_moves_need_the_boss_beaten(compiled):
     give(state, 0, "fire_key", "keys")
     call(state, "boss_phases", 0)
     assert labels(state) == ["none", "s: boss water", "s: boss wind"]
-    answer(state, "none", "skip")
+    answer(state, "none")
     assert state.data["pending"] is None                          # no combat: the Key is held
 
 
