@@ -171,21 +171,24 @@ def test_the_freed_top_space_is_not_for_the_player_whose_slot_holds_a_die(compil
     Board has 12 slots that correspond directly to all action spaces"). 5-6 Player Rules: the
     overflow "allows the top action space to be used again during the next Deployment": by
     the others. The player whose Emissary moved up still has a die in that slot."""
-    state = table(compiled, 5)
-    top = space(state, "artisan_card", 1)
-    state.data["occupants"][top] = [0]
-    call(state, "deployment_extras")
-    assert occupants(state, "artisan_overflow") == [0] and occupants(state, top) == []
-    for seat in (0, 1):
-        for comp in list(zone(state, "pool", seat)):
-            move(state, comp, "supply")
-        take(state, "artisan_3", "pool", seat, face=0)          # [artisanry, artisanry]
-        v(state, seat)["favor"] = 0
-    offered = {}
-    for seat in (0, 1):
-        call(state, "slot_guild_space", seat=seat, card_zone="@g:artisan_card")
-        offered[seat] = [label.split(": ", 1)[1] for label in labels(state)]
-        state.data["pending"] = None
+    for seed in range(1, 40):  # a Guild card with another space the die below can take
+        state = table(compiled, 5, seed=seed)
+        top = space(state, "artisan_card", 1)
+        state.data["occupants"][top] = [0]
+        call(state, "deployment_extras")
+        assert occupants(state, "artisan_overflow") == [0] and occupants(state, top) == []
+        for seat in (0, 1):
+            for comp in list(zone(state, "pool", seat)):
+                move(state, comp, "supply")
+            take(state, "artisan_3", "pool", seat, face=0)          # [artisanry, artisanry]
+            v(state, seat)["favor"] = 0
+        offered = {}
+        for seat in (0, 1):
+            call(state, "slot_guild_space", seat=seat, card_zone="@g:artisan_card")
+            offered[seat] = [label.split(": ", 1)[1] for label in labels(state)]
+            state.data["pending"] = None
+        if offered[0]:
+            break
     name = top.split("/")[1].replace("_", " ")
     assert [o for o in offered[1] if o.endswith(name)] and not [o for o in offered[0] if o.endswith(name)]
     assert offered[0] and set(offered[0]) < set(offered[1])      # its other slots are free
