@@ -17,4 +17,4 @@ def without_extra(missing: ModuleNotFoundError, adapter: str) -> ModuleNotFoundE
     """The error to raise when ``adapter`` (a module name) is imported without the ``rl``
     extra: one line naming the missing library and how to install it."""
     return ModuleNotFoundError(f"{adapter} needs {missing.name}, which is not installed: "
-                               "pip install 'rulewright[rl]'", name=missing.name)
+                               "pip install 'rulewright[rl]', or pip install -e '.[rl]' in a checkout", name=missing.name)

@@ -246,7 +246,7 @@ def cmd_lsp(args) -> int:
         from rulewright.compiler.lsp import serve
     except ImportError as err:
         raise UsageError("the language server needs the editor extra: "
-                         f"pip install 'rulewright[editor]' ({err})") from None
+                         f"pip install 'rulewright[editor]', or pip install -e '.[editor]' in a checkout ({err})") from None
     serve()
     return EXIT_OK
 

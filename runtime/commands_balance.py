@@ -274,7 +274,7 @@ def run_tune(args: argparse.Namespace) -> int:
     from rulewright.runtime.tune import TuneUnavailable, parse_range, target_names, tune
 
     if importlib.util.find_spec("optuna") is None:
-        raise CommandError("tune needs optuna: pip install 'rulewright[tune]'", 2)
+        raise CommandError("tune needs optuna: pip install 'rulewright[tune]', or pip install -e '.[tune]' in a checkout", 2)
     agents = _agent_names(args.agents)
     try:
         ranges = [parse_range(text) for text in args.vary]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable
@@ -48,7 +49,7 @@ HELP = """Type the number of a choice, or:
   b        the whole board: everything you can see, in full
   l        every move so far that you could see
   u        undo: back to your previous decision
-  s [FILE] save the game (the log; rulewright play --resume FILE goes on from it)
+  s [FILE] save the game (the log; rulewright play PACK --resume FILE goes on from it)
   q        quit (saves first when the game has a log file)
   h        this help"""
 
@@ -480,7 +481,9 @@ class TableSession:
         except OSError as exc:
             return f"Cannot write {target}: {exc.strerror or exc}"
         self.log_path = target
-        return f"Saved to {target}; rulewright play --resume {target} goes on from here."
+        pack = shlex.quote(self.pack_source) if self.pack_source else "PACK"
+        return (f"Saved to {target}; rulewright play {pack} --resume {shlex.quote(target)} "
+                "goes on from here.")
 
     # ------------------------------------------------------------------ playing
 

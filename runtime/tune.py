@@ -120,7 +120,7 @@ def tune(
     try:
         import optuna
     except ImportError:
-        raise TuneUnavailable("tune needs optuna: pip install 'rulewright[tune]'") from None
+        raise TuneUnavailable("tune needs optuna: pip install 'rulewright[tune]', or pip install -e '.[tune]' in a checkout") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     trials = max(1, budget // trial_games)
     grid = {r.name: list(range(r.low, r.high + 1)) for r in ranges}

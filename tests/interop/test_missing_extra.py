@@ -24,4 +24,4 @@ def test_an_adapter_without_its_library_says_how_to_install_it(adapter, missing)
     assert run.returncode == 1
     last = run.stderr.strip().splitlines()[-1]
     assert last == (f"ModuleNotFoundError: {adapter} needs {missing}, which is not installed: "
-                    "pip install 'rulewright[rl]'")
+                    "pip install 'rulewright[rl]', or pip install -e '.[rl]' in a checkout")
