@@ -76,11 +76,13 @@ class _Target:
     """A settable place: what it is called in messages, its current value, its allowed
     values (an enum's, or None) and how to write a new value."""
 
-    def __init__(self, what: str, current: Any, write, allowed: list | None = None):
+    def __init__(self, what: str, current: Any, write, allowed: list | None = None,
+                 declared: Any = None):
         self.what = what
         self.current = current
         self.write = write
         self.allowed = allowed
+        self.declared = declared  # the property's declared type (its range), if any
 
 
 def _entries(pack: Pack) -> dict[str, tuple[str, Any]]:
@@ -101,11 +103,17 @@ def _enum_of(pack: Pack, type_id: str, prop: str) -> list | None:
     return pack.enums.get(declared.word)
 
 
+def _declared(pack: Pack, type_id: str, prop: str):
+    """The declared type of a property (None when its component type does not declare it)."""
+    ctype = pack.component_types.get(type_id)
+    return ctype.props.get(prop) if ctype is not None else None
+
+
 def _props_target(pack: Pack, owner: str, props: dict, prop: str, type_id: str) -> _Target | None:
     if prop not in props:
         return None
     return _Target(f"property `{prop}` of {owner}", props[prop], lambda v: props.__setitem__(prop, v),
-                   _enum_of(pack, type_id, prop))
+                   _enum_of(pack, type_id, prop), _declared(pack, type_id, prop))
 
 
 def _resolve(pack: Pack, o: Override) -> tuple[_Target | None, Diagnostic | None]:
@@ -240,6 +248,12 @@ def apply_overrides(pack: Pack, overrides: Iterable[Override]) -> list[Diagnosti
         if problem is None and isinstance(value, int) and value < 0 and o.name.rsplit(".", 1)[-1] in (
                 "copies", "count", "length"):
             problem = diagnostic("E204", o.loc("value"), f"{target.what} cannot be negative")
+        declared = target.declared
+        if problem is None and isinstance(value, int) and declared is not None and not declared.many \
+                and ((declared.low is not None and value < declared.low)
+                     or (declared.high is not None and value > declared.high)):
+            problem = diagnostic("E204", o.loc("value"), f"{target.what} is declared "
+                                 f"`{declared.text}`, so {value} is out of its range")
         if problem is not None:
             found.append(problem)
             continue

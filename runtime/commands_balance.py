@@ -295,7 +295,14 @@ def run_tune(args: argparse.Namespace) -> int:
         game = args.game_factory(probe, args.players, args.variant)
     except (ValueError, KeyError, LookupError) as exc:
         raise CommandError(str(exc.args[0] if exc.args else exc), 2) from None
-    labels = sorted((game.new_game(args.seed).stats().get("identity") or [{}])[0])
+    from rulewright.runtime.game import EngineError
+
+    try:
+        labels = sorted((game.new_game(args.seed).stats().get("identity") or [{}])[0])
+    except EngineError as exc:
+        low = ", ".join(f"{r.name}={r.low}" for r in ranges)
+        raise CommandError(f"with {low} (the low end of --vary) the game dealt from seed "
+                           f"{args.seed} cannot start: {exc}; narrow the range", 1) from None
     if args.target not in target_names(labels) and args.target.removesuffix("s") not in target_names(labels):
         raise CommandError(f"--target {args.target}: this pack offers {', '.join(target_names(labels))}", 2)
     if args.target == "fair-seats" and args.players < 2:

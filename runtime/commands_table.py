@@ -145,8 +145,13 @@ def run_table_play(args: argparse.Namespace) -> int:
     console.print(f"[bold]{presentation.pack_name}[/bold], {game.num_players} players"
                   f"{', variant ' + game.variant if game.variant else ''}; you are {seats}. "
                   "Type h for help.", highlight=False)
-    session = TableSession(game, seed, agents, presentation, console, log_path=log_path,
-                           pack_source=args.pack, actions=actions)
+    from rulewright.runtime.game import EngineError
+
+    try:
+        session = TableSession(game, seed, agents, presentation, console, log_path=log_path,
+                               pack_source=args.pack, actions=actions)
+    except EngineError as exc:  # the rules failed while dealing, before the first decision
+        raise CommandError(f"the game dealt from seed {seed} cannot start: {exc}", 1) from None
     from rulewright.runtime.logs import GameFailed, write_log
 
     try:

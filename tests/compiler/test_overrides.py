@@ -80,3 +80,12 @@ def test_the_shape_of_an_override_is_a_usage_error():
     for text in ("rounds", "=4", "rounds="):
         with pytest.raises(ValueError, match="expected NAME=VALUE"):
             parse_override(text)
+
+
+def test_a_value_outside_its_declared_range_is_refused_as_in_yaml():
+    # Altera declares `craft_cost: int 1..`; the same -3 written in artifacts.yaml is E204
+    altera, _ = load_pack(str(Path(__file__).resolve().parents[2] / "content" / "altera"))
+    [problem] = apply_overrides(altera, overrides("rune_chime.craft_cost=-3"))
+    assert problem.code == "E204" and "int 1.." in render_text([problem])
+    assert apply_overrides(altera, overrides("rune_chime.craft_cost=5")) == []
+    assert current_value(altera, "rune_chime.craft_cost") == 5

@@ -100,6 +100,16 @@ def test_tune_says_which_targets_a_pack_offers(capsys):
     assert code == 2 and "fair-seats, fair-houses" in err
 
 
+def test_tune_says_when_the_low_end_of_a_range_cannot_even_start_a_game(capsys):
+    pytest.importorskip("optuna")
+    # Dice Forge's set-up gives (first_player_gold - seat) gold: at 0 the second seat would gain -1
+    code, _, err = run(["tune", str(ROOT / "content" / "dice_forge"), "--vary", "first_player_gold=0..3",
+                        "--target", "fair-seats", "--budget", "20", "--trial-games", "10",
+                        "--players", "2"], capsys)
+    assert code == 1 and "first_player_gold=0" in err and "narrow the range" in err
+    assert "unexpected" not in err
+
+
 def test_a_solo_run_is_judged_against_its_own_win_rate(capsys):
     code, out, err = run(["simulate", str(ROOT / "content" / "altera"), "--players", "1", "--games", "12",
                           "--seed", "2"], capsys)

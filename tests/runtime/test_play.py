@@ -200,3 +200,23 @@ def test_end_of_input_is_a_clean_stop_and_says_how_to_keep_a_game(tmp_path):
     assert "(Start with --log FILE.json" in clean(child.before)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_game_whose_rules_fail_while_dealing_is_one_line_not_a_traceback(tmp_path, capsys,
+                                                                           monkeypatch):
+    import io
+    import shutil
+
+    from rulewright.runtime.cli import main
+
+    pack = tmp_path / "dice_forge"
+    shutil.copytree(ROOT / "content" / "dice_forge", pack)
+    rules = pack / "rules.yaml"
+    text = rules.read_text()
+    start = text.index("{id: first_player_gold")
+    rules.write_text(text[:start] + text[start:].replace("value: 3", "value: 0", 1))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", str(pack), "--players", "2", "--seed", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "the game dealt from seed 4 cannot start" in err and "negative" in err
+    assert "Traceback" not in err and "unexpected" not in err
