@@ -1050,3 +1050,20 @@ def test_a_card_is_given_only_to_a_hand_of_five_or_fewer(compiled):
     pick(state, "Give a card")
     state.apply(state.legal_actions()[0])
     assert len(zone(state, "hand", other)) == 4 and len(zone(state, "hand", seat)) == 2
+
+
+def test_no_bot_imagines_another_seats_true_objective_or_hand(compiled):
+    """"Objective cards are secret" (each Mage's loyalty): a bot's sampled state deals the other
+    seats' Objective and hand again, from the cards it cannot see, keeping what it does see."""
+    state = new_game(compiled, 3, seed=2)
+    seat = actor(state)
+    others = [s for s in range(3) if s != seat]
+    truth = {s: (sorted(zone(state, "objective", s)), sorted(zone(state, "hand", s))) for s in others}
+    samples = [state.determinise(seat, n) for n in range(30)]
+    for twin in samples:
+        assert twin.view(seat) == state.view(seat)          # what it sees is kept, backs included
+        assert sorted(zone(twin, "objective", seat)) == sorted(zone(state, "objective", seat))
+    for s in others:
+        imagined = [tuple(sorted(zone(twin, "objective", s))) for twin in samples]
+        assert len(set(imagined)) > 1, f"seat {s}'s Objective is always imagined the same"
+        assert imagined.count(tuple(truth[s][0])) < len(samples)
