@@ -321,23 +321,19 @@ def _bots_choose_alike(state: State, twin: State, me: int, seed: int) -> None:
             f"{twin.action_label(there)!r} in a state seat {me} cannot tell from it")
 
 
-@pytest.mark.parametrize("pack", CASES)
-def test_bots_choose_from_what_their_seat_sees(pack):
-    compiled = _compiled(pack)
-    players = _player_counts(compiled)[-1]
-    game = Game.from_compiled(compiled, players)
+def _check_bots_choose(game: Game, points: int, seeds: range) -> None:
     game.keep_round_starts = True  # as agents.prepare_game does for bots that imagine
     checked = {"unseen components": 0, "others' secret choices": 0, "chance to come": 0}
-    for seed in range(4):
+    for seed in seeds:
         state = game.new_game(seed)
         chooser = random.Random(seed)
-        while not state.is_terminal() and min(checked.values()) < TWIN_POINTS:
+        while not state.is_terminal() and min(checked.values()) < points:
             me = state.current_player()
             if len(state.legal_actions()) > 1 and chooser.random() < 0.3:
                 for kind, make in (("unseen components", _shuffled_unseen),
                                    ("others' secret choices", _rechosen_round),
                                    ("chance to come", _other_chance)):
-                    if checked[kind] >= TWIN_POINTS:
+                    if checked[kind] >= points:
                         continue
                     twin = make(state, me, chooser)
                     if twin is not None:
@@ -345,3 +341,22 @@ def test_bots_choose_from_what_their_seat_sees(pack):
                         checked[kind] += 1
             state.apply(chooser.choice(state.legal_actions()))
     assert checked["chance to come"] > 0, checked
+
+
+@pytest.mark.parametrize("pack", CASES)
+def test_bots_choose_from_what_their_seat_sees(pack):
+    compiled = _compiled(pack)
+    game = Game.from_compiled(compiled, _player_counts(compiled)[-1])
+    _check_bots_choose(game, TWIN_POINTS, range(4))
+
+
+VARIANT_CASES = [pytest.param(_pack, variant, id=f"{_pack.name}-{variant}")
+                 for _pack in PACKS
+                 for variant in sorted((compile_pack(str(_pack))[0] or {}).get("variants", {}))]
+
+
+@pytest.mark.parametrize("pack, variant", VARIANT_CASES)
+def test_bots_choose_from_what_their_seat_sees_in_every_variant(pack, variant):
+    compiled = _compiled(pack)
+    players = compiled["variants"][variant]["players"][0]
+    _check_bots_choose(Game.from_compiled(compiled, players, variant), 2, range(2))
