@@ -42,14 +42,22 @@ def test_at_least_one_die_is_set_aside_after_every_roll(tmp_path):
 
 
 def test_rolling_the_rest_leaves_the_dice_set_aside_as_they_are(tmp_path):
-    state = game(tmp_path, "roll and keep d from bag to discard", [SIX], seed=3)
-    for left in (3, 2, 0):  # the last die is set aside unasked after its roll
-        state.apply(0)
-        kept = {c: state.data["components"][c]["face"] for c in zone(state, "discard", 0)}
-        pick(state, "roll the rest")
-        assert {c: state.data["components"][c]["face"] for c in kept} == kept
-        assert len(zone(state, "bag", 0)) == left
-    assert state.is_terminal()
+    for seed in range(6):  # whatever the rolls (a forced pick of look-alike dice included)
+        state = game(tmp_path, "roll and keep d from bag to discard", [SIX], seed=seed)
+        in_bag = len(zone(state, "bag", 0))
+        rolled = 0
+        while not state.is_terminal():
+            state.apply(0)
+            kept = {c: state.data["components"][c]["face"] for c in zone(state, "discard", 0)}
+            if state.is_terminal() or not any(label.startswith("roll the rest")
+                                              for label in labels(state)):
+                continue
+            pick(state, "roll the rest")
+            rolled += 1
+            assert {c: state.data["components"][c]["face"] for c in kept} == kept
+            assert len(zone(state, "bag", 0)) < in_bag  # at least the die set aside is out
+            in_bag = len(zone(state, "bag", 0))
+        assert rolled and zone(state, "bag", 0) == [] and len(zone(state, "discard", 0)) == 4
 
 
 def test_identical_dice_are_one_option_and_a_forced_pick_is_not_asked(tmp_path):
