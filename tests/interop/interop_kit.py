@@ -11,13 +11,6 @@ from rulewright.compiler.pipeline import compile_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = sorted(p.parent for p in (ROOT / "content").glob("*/pack.yaml"))
-SLOW_ALTERA_COUNTS = (5, 6)
-"""Altera with 5 and 6 players (its five_six_players variant): a random game runs about 1,000
-decisions and OpenSpiel's checks ask every seat's view at each one (13-22 s a game, against
-9-15 s with 4 players); ``pytest -m slow`` runs them. The variant's other checks (PettingZoo,
-Gymnasium, pickling) stay in the default run."""
-
-
 def _configurations() -> list[tuple[Path, int, str | None]]:
     found = []
     for pack in PACKS:
@@ -48,8 +41,3 @@ def configuration_params(slow_when=lambda pack, players: False) -> list:
         name = f"{pack.name}-{players}" + (f"-{variant}" if variant else "")
         params.append(pytest.param(str(pack), players, variant, id=name, marks=marks))
     return params
-
-
-def long_altera(pack_name: str, players: int) -> bool:
-    """Altera at a player count whose full random game is slow (see SLOW_ALTERA_COUNTS)."""
-    return pack_name == "altera" and players in SLOW_ALTERA_COUNTS

@@ -13,7 +13,7 @@ import pytest
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[rl]' installs it)")
 
-from interop_kit import ROOT, configuration_params, long_altera  # noqa: E402
+from interop_kit import ROOT, configuration_params  # noqa: E402
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from rulewright.interop import openspiel  # noqa: E402
@@ -37,7 +37,7 @@ def random_state(game, seed: int, decisions: int):
     return state
 
 
-@pytest.mark.parametrize("pack,players,variant", configuration_params(long_altera))
+@pytest.mark.parametrize("pack,players,variant", configuration_params())
 def test_openspiel_random_sim_test_passes(pack, players, variant):
     game = openspiel.load_game(pack, players, variant)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
