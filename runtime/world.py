@@ -131,14 +131,7 @@ class World:
                 value = before + n
                 bounds = rules.bounds.get(name)
                 if bounds is not None:
-                    low, high = bounds
-                    if value < low:
-                        value = low
-                    if high is not None:
-                        if high.__class__ is str:
-                            high = self.constant(high, who)
-                        if value > high:
-                            value = high
+                    value = self.clamp(value, bounds, who)
                 if not -MAX_NUMBER <= value <= MAX_NUMBER:
                     check_stored(value, name)
                 values[name] = value
