@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .points import SOURCE_NAMES
+
 __all__ = ["REFERABLE", "definition_ids", "definition_names", "display"]
 
 REFERABLE = ("cards", "dice", "spaces", "procedures")
@@ -26,8 +28,9 @@ def definition_ids(compiled: Any, tables: tuple[str, ...] = REFERABLE) -> set[st
 
 
 def definition_names(compiled: Any) -> dict[str, str]:
-    """``{id: name}`` for every definition that prints a name (cards do)."""
-    names: dict[str, str] = {}
+    """``{id: name}`` for every definition that prints a name (cards do), and the words for
+    the sources of points that are not definitions (``runtime/points.py``)."""
+    names: dict[str, str] = dict(SOURCE_NAMES)
     if not isinstance(compiled, dict):
         return names
     for table in REFERABLE:

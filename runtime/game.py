@@ -18,6 +18,7 @@ from .exprs import RuleError
 from .labels import option_labels
 from .machine import Machine, StepBudgetError, locate, new_state
 from .options import option_key, option_refs
+from .points import PointsLedger
 from .ruleset import Ruleset
 from .ruleset_check import check_ruleset
 from .views import view
@@ -60,6 +61,9 @@ class Game:
         """Whether the games it deals keep, in each simultaneous round, the state the round's
         first choice was made in (bots that imagine hidden information need it to treat the
         others' pending choices as unknown: ``runtime/determinise.py``)."""
+        self.count_points = False
+        """Whether the games it deals count where each seat's points come from (``stats()``'s
+        ``points_by_source``; ``runtime/points.py``). It changes nothing in the games."""
 
     @classmethod
     def from_compiled(cls, compiled: dict, players: int, variant: str | None = None) -> "Game":
@@ -73,6 +77,8 @@ class Game:
         except RuleError as err:
             raise EngineError(str(err)) from None
         state = State(self, data, self.keep_round_starts)
+        if self.count_points:
+            state._points = PointsLedger(self.rules)
         state._run()
         return state
 
@@ -97,6 +103,7 @@ class State:
         self._machine: Machine | None = None
         self._touched = False
         self._labels: tuple = (None, None)
+        self._points: PointsLedger | None = None  # a dealt game's own, never a copy's
 
     @property
     def data(self) -> dict:
@@ -112,6 +119,8 @@ class State:
         if machine is None:
             machine = self._machine = Machine(self.game.rules, self._data)
             machine.keep_round_starts = self._keep_round_starts
+            if self._points is not None:
+                self._points.attach(machine)
         elif self._touched:
             machine.refresh()
         self._touched = False
@@ -308,8 +317,9 @@ class State:
             return 0
 
     def stats(self) -> dict:
-        """Game length, per-seat usage counts (``record``), identity (pack-declared) and the
-        seats eliminated, in the order they left."""
+        """Game length, per-seat usage counts (``record``), identity (pack-declared), the
+        seats eliminated, in the order they left, and -- in a game dealt by a game that
+        ``count_points`` -- ``points_by_source``, each seat's score by where it came from."""
         machine = self.machine
         rules = self.game.rules
         identity = []
@@ -328,9 +338,12 @@ class State:
                 rounds = rules.round(machine, {"you": 0}) or 0
             except RuleError:
                 rounds = 0
-        return {"rounds": rounds, "decisions": self._data["decisions"],
-                "usage": json.loads(json.dumps(self._data["usage"])), "identity": identity,
-                "eliminated": list(self._data.get("out", ()))}
+        stats = {"rounds": rounds, "decisions": self._data["decisions"],
+                 "usage": json.loads(json.dumps(self._data["usage"])), "identity": identity,
+                 "eliminated": list(self._data.get("out", ()))}
+        if self._points is not None:
+            stats["points_by_source"] = self._points.breakdown(self.scores())
+        return stats
 
     # ------------------------------------------------------------------ views
 

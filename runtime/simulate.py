@@ -131,6 +131,8 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
     log = None
     try:
         game = _game_for(setup, compiled)
+        if getattr(game, "count_points", None) is False:
+            game.count_points = True  # the runtime's games can say where points come from
         timeline = ScoreTimeline(game.num_players)
         played = play_logged_game(
             game, seed, [make_seat_agent(name) for name in agents], pack_source=setup.pack_source,
@@ -148,6 +150,7 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
             decisions=stats.get("decisions", len(played.log["actions"])),
             usage=stats.get("usage") or [{} for _ in agents],
             eliminated=stats.get("eliminated", []),
+            points_by_source=stats.get("points_by_source"),
             **timeline.record(),
             error=None,
         )
