@@ -18,7 +18,7 @@ from .exprs import RuleError
 from .labels import option_labels
 from .machine import Machine, StepBudgetError, locate, new_state
 from .options import option_key, option_refs
-from .points import PointsLedger
+from .points import CountingMachine, PointsLedger
 from .ruleset import Ruleset
 from .ruleset_check import check_ruleset
 from .views import view
@@ -117,10 +117,12 @@ class State:
         """The machine that runs and reads this state's rules."""
         machine = self._machine
         if machine is None:
-            machine = self._machine = Machine(self.game.rules, self._data)
+            if self._points is None:
+                machine = Machine(self.game.rules, self._data)
+            else:
+                machine = CountingMachine(self.game.rules, self._data, self._points)
+            self._machine = machine
             machine.keep_round_starts = self._keep_round_starts
-            if self._points is not None:
-                self._points.attach(machine)
         elif self._touched:
             machine.refresh()
         self._touched = False

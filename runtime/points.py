@@ -17,9 +17,10 @@ procedure's, whichever card called it. Whatever else the score counts (zone size
 a value counted twice) is credited to ``(score)``, worked out at the end as the final score less
 everything credited, so a seat's sources always add up to its final score.
 
-Counting is off unless a game asks for it (``Game.count_points``, which ``simulate`` sets): it
-wraps the machine's two value writers, ``World.add_value`` and ``World.set_value``, so games
-that do not count run exactly the code they always ran. It reads only: the game, its digest and
+Counting is off unless a game asks for it (``Game.count_points``, which ``simulate`` sets):
+such a game's state runs on a :class:`CountingMachine`, whose two value writers
+(``World.add_value`` and ``World.set_value``) credit what they change, so games that do not
+count run exactly the code they always ran. It reads only: the game, its digest and
 every choice are the same either way. The breakdown is kept beside the state, not in it, and a
 copy of a state (a bot's search) does not count.
 """
@@ -29,7 +30,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["FLOW", "RULES", "SCORE", "SOURCE_NAMES", "PointsLedger", "credited_values"]
+from .machine import Machine
+
+__all__ = ["FLOW", "RULES", "SCORE", "SOURCE_NAMES", "CountingMachine", "PointsLedger",
+           "credited_values"]
 
 FLOW = "(flow)"
 RULES = "(rules)"
@@ -63,44 +67,9 @@ class PointsLedger:
         self.rules = rules
         self.names = credited_values(rules.flow.get("score"), rules.value_scope)
         self.points: list[dict[str, int]] = [{} for _ in range(rules.players)]
-        self._writing = False
 
-    def attach(self, machine) -> None:
-        """Count the changes ``machine`` makes to the credited values from now on."""
-        if not self.names:
-            return
-        names = self.names
-        add_value, set_value, value = machine.add_value, machine.set_value, machine.value
-
-        def counted_add(who, name, n):
-            if name not in names or self._writing:
-                return add_value(who, name, n)
-            self._writing = True
-            try:
-                changed = add_value(who, name, n)
-            finally:
-                self._writing = False
-            if changed:
-                self._credit(who, changed)
-            return changed
-
-        def counted_set(who, name, new):
-            if name not in names or self._writing or who.__class__ is not int:
-                return set_value(who, name, new)
-            before = value(who, name)
-            self._writing = True
-            try:
-                set_value(who, name, new)
-            finally:
-                self._writing = False
-            after = value(who, name)
-            if before.__class__ is int and after.__class__ is int and after != before:
-                self._credit(who, after - before)
-
-        machine.add_value = counted_add
-        machine.set_value = counted_set
-
-    def _credit(self, who: int, points: int) -> None:
+    def credit(self, who: int, points: int) -> None:
+        """Credit ``points`` (a change to a credited value of seat ``who``) to its source."""
         source = self._source()
         seat = self.points[who]
         seat[source] = seat.get(source, 0) + points
@@ -109,7 +78,7 @@ class PointsLedger:
         """The definition whose generated code is making the change: the innermost generated
         line on the stack, as ``runtime/machine.locate`` finds a run-time error's rule."""
         lines = self.rules.code.line_nodes
-        frame = sys._getframe(2)
+        frame = sys._getframe(3)
         while frame is not None:
             table = lines.get(frame.f_code.co_filename)
             if table is not None and 0 < frame.f_lineno <= len(table):
@@ -132,3 +101,38 @@ class PointsLedger:
                     row[SCORE] = rest
             out.append(row)
         return out
+
+
+class CountingMachine(Machine):
+    """A machine that credits every change to the score's credited values (``ledger.names``)
+    to the definition making it."""
+
+    def __init__(self, rules, data: dict, ledger: PointsLedger):
+        super().__init__(rules, data)
+        self.ledger = ledger
+        self._writing = False  # inside a writer: add_value may call set_value
+
+    def add_value(self, who, name: str, n: int) -> int:
+        if self._writing or name not in self.ledger.names:
+            return super().add_value(who, name, n)
+        self._writing = True
+        try:
+            changed = super().add_value(who, name, n)
+        finally:
+            self._writing = False
+        if changed:
+            self.ledger.credit(who, changed)
+        return changed
+
+    def set_value(self, who, name: str, value) -> None:
+        if self._writing or name not in self.ledger.names or who.__class__ is not int:
+            return super().set_value(who, name, value)
+        before = self.value(who, name)
+        self._writing = True
+        try:
+            super().set_value(who, name, value)
+        finally:
+            self._writing = False
+        after = self.value(who, name)
+        if before.__class__ is int and after.__class__ is int and after != before:
+            self.ledger.credit(who, after - before)

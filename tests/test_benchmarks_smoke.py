@@ -87,3 +87,15 @@ def test_bots_benchmark_plays_whole_games(tmp_path):
     result = json.loads(out.stdout)
     assert result["greedy"]["games"] == 2 and _positive(result["greedy"]["decisions_per_s"])
     assert result["mcts"]["iterations"] % 3 == 0
+
+
+def test_the_scaling_benchmark_times_one_and_two_workers(tmp_path):
+    rulewright = Path(sys.executable).with_name("rulewright")
+    env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "scaling.py"), "--games", "8",
+                          "--repeats", "1", "--json", "--rulewright", str(rulewright)],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    [row] = json.loads(out.stdout).values()
+    assert _positive(row["one_worker_s"]) and _positive(row["two_workers_s"]) and _positive(row["speedup"])
+    assert row["repeats"] == 1

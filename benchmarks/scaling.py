@@ -1,0 +1,81 @@
+#!/usr/bin/env python
+"""Workers: how much faster ``simulate --workers 2`` finishes than ``--workers 1``.
+
+    python benchmarks/scaling.py [--games 400] [--repeats 5] [--pack content/altera]
+                                 [--players 4] [--rulewright CMD ...] [--json]
+
+Each repeat runs the command a user runs, ``rulewright simulate PACK --players P --games G
+--seed 1 --format json --workers W``, as a fresh process, once with one worker and once with
+two, the order alternating between repeats; the wall-clock time of the whole process is
+measured (start-up, compiling from the cache and the pool's start included). The speed-up of a
+repeat is its one-worker time over its two-worker time; the figure is the median over the
+repeats, with their range. Several ``--rulewright`` commands (e.g. two checkouts' venvs) are
+interleaved in one run, so their figures are taken under the same load. A scaling figure is only
+meaningful on a machine with two otherwise idle cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_once(command: str, pack: str, players: int, games: int, workers: int) -> float:
+    """Wall-clock seconds of one ``simulate`` process."""
+    argv = [command, "simulate", pack, "--players", str(players), "--games", str(games),
+            "--seed", "1", "--format", "json", "--workers", str(workers)]
+    started = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pack", default="content/altera")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rulewright", action="append", metavar="CMD",
+                        help="the rulewright command to time (repeatable; default: the one on PATH)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    commands = args.rulewright or [shutil.which("rulewright") or "rulewright"]
+    times: dict[str, dict[int, list[float]]] = {c: {1: [], 2: []} for c in commands}
+    for repeat in range(args.repeats):
+        order = (1, 2) if repeat % 2 == 0 else (2, 1)
+        for command in commands:
+            for workers in order:
+                times[command][workers].append(
+                    run_once(command, args.pack, args.players, args.games, workers))
+    results = {}
+    for command in commands:
+        ratios = [one / two for one, two in zip(times[command][1], times[command][2])]
+        results[command] = {
+            "one_worker_s": statistics.median(times[command][1]),
+            "two_workers_s": statistics.median(times[command][2]),
+            "speedup": statistics.median(ratios),
+            "speedup_range": [min(ratios), max(ratios)],
+            "repeats": args.repeats,
+        }
+    if args.json:
+        json.dump(results, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"{args.pack}, {args.players} players, {args.games} games, {args.repeats} repeats")
+    for command, r in results.items():
+        print(f"{command}: 1 worker {r['one_worker_s']:.2f} s, 2 workers {r['two_workers_s']:.2f} s, "
+              f"speed-up {r['speedup']:.2f}x (repeats {r['speedup_range'][0]:.2f}-"
+              f"{r['speedup_range'][1]:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
