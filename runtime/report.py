@@ -133,6 +133,8 @@ def balance_tables(result: Any, names: dict[str, str] | None = None, restricted:
     baseline = f"average {_pct(fair)}" if solo else f"fair share {_pct(fair)}"
     parts.append(rate_table(f"Win rate by seat ({baseline})", "seat",
                             [(str(r["seat"]), r) for r in summary["win_rate_by_seat"]]))
+    if said["seats"]:
+        parts.append(Text(textwrap.fill(said["seats"], width)))
     for deck, values in summary["win_rate_by_identity"].items():
         parts.append(rate_table(f"Win rate by {deck} ({baseline}; strongest first)", deck,
                                 [(display(v, names), r) for v, r in values.items()]))
@@ -514,6 +516,8 @@ def write_report(result: Any, out_dir: str | Path, names: dict[str, str] | None 
         body.append("<h2>Win rates</h2>")
         body += _rate_section("Win rate by seat", [f"seat {r['seat']}" for r in summary["win_rate_by_seat"]],
                               summary["win_rate_by_seat"], fair, fair_label)
+        if said["seats"]:
+            body.append(f"<p class='note'>{html.escape(said['seats'])}</p>")
         for deck, values in summary["win_rate_by_identity"].items():
             body += _rate_section(f"Win rate by {deck} (strongest first)", [display(v, names) for v in values],
                                   list(values.values()), fair, fair_label)

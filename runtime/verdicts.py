@@ -12,7 +12,7 @@ from __future__ import annotations
 from rulewright.runtime.definitions import display
 from rulewright.runtime.stats import rate
 
-__all__ = ["percent", "span", "verdicts"]
+__all__ = ["percent", "seat_note", "span", "verdicts"]
 
 
 def percent(x: float) -> str:
@@ -138,7 +138,30 @@ def verdicts(summary: dict, names: dict[str, str] | None = None, restricted: dic
         "nothing": nothing,
         "correction": correction_text,
         "power": _power_sentences(summary),
+        "seats": seat_note(summary),
     }
+
+
+def seat_note(summary: dict) -> str | None:
+    """The line under the seat table when some seat's 95% interval lies wholly above or below
+    the fair share (uncorrected, unlike the marks: it says where to look, not what is proven);
+    None when none does, or in a solo game (one seat is its own baseline)."""
+    share = summary["fair_share"]
+    if summary["players"] == 1 or not summary["completed"]:
+        return None
+    outside = [r for r in summary["win_rate_by_seat"]
+               if r["games"] and (r["low"] > share or r["high"] < share)]
+    if not outside:
+        return None
+    said = "; ".join(f"seat {r['seat']} wins {span(r)}, wholly {'above' if r['low'] > share else 'below'}"
+                     for r in outside)
+    by_chance = 1 - 0.95 ** summary["players"]
+    return (f"Seats look unequal: {said} the fair {percent(share)} (95% intervals). "
+            "Agents take every seat equally often, so look at what the rules tie to the seat itself: "
+            "who plays or chooses first or last, set-up or tie-breaks by seat, and whether the order "
+            "of play follows seat numbers. The interval is not corrected: with "
+            f"{summary['players']} seats, about {percent(by_chance)} of runs show one seat like this by "
+            "chance alone (the verdicts above are corrected).")
 
 
 def _power_sentences(summary: dict) -> list[str]:
