@@ -176,9 +176,6 @@ def test_a_comment_added_to_a_pack_file_leaves_its_logs_replayable(tmp_path, cap
                      encoding="utf-8")
     code = main(["replay", str(path)])
     err = capsys.readouterr().err
-    if code != 0 and "pack hash" in err:
-        pytest.xfail("the pack hash still covers the pack's bytes (the hash of compiled rules "
-                     "only is another change on its way)")
     assert code == 0, err
     assert load_log(path)["pack_hash"]
 
@@ -187,6 +184,6 @@ def test_the_transcript_reads_in_the_packs_words(tmp_path):
     folder = str(ROOT / "content" / "altera")
     game, log, _path = logged(folder, 3, 2, tmp_path)
     text = render_transcript(record_game(game, log, presentation(folder, game.compiled), 1))
-    assert "Coins" in text and "High Council Reputation" in text or "Council" in text
+    assert "Coins" in text and "High Council Reputation" in text  # the pack's names, not ids
     assert not re.search(r"\b(f|o|s|d): |#\d|\b[a-z]+_[a-z0-9_]+\b", text), \
         re.search(r"\b(f|o|s|d): |#\d|\b[a-z]+_[a-z0-9_]+\b", text)
