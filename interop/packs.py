@@ -15,6 +15,7 @@ from rulewright.compiled_format import MAX_WHOLE_NUMBER, RULESET_FILE_LIMIT, rul
 from rulewright.compiler.loader import pack_digest
 from rulewright.compiler.pipeline import compile_pack
 from rulewright.file_input import FileRefused, read_json_file
+from rulewright.runtime.determinise import keep_round_starts
 from rulewright.runtime.game import Game
 from rulewright.runtime.players import player_count_problem
 from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
@@ -80,5 +81,8 @@ def load_rulewright_game(pack: str, players: int, variant: str | None = None) ->
             raise PackError(f"{pack}: {err}") from None
         except ValueError as err:
             raise PackError(str(err)) from None
+        # a seat's belief (resample_from_infostate) replays a simultaneous round from its start,
+        # so no other seat's pending secret choice reaches it: the games must keep round starts
+        keep_round_starts(game)
         _GAMES[key] = game
     return game

@@ -291,6 +291,39 @@ def test_a_simultaneous_choice_stays_unseen_by_the_seats_still_to_choose():
     assert checked, "no simultaneous round with a choice already made was reached"
 
 
+def test_a_seats_belief_does_not_hold_another_seats_pending_secret_choice():
+    """What InformationSetBot decides on: inside Altera's simultaneous Deployment, a twin in
+    which an earlier seat slotted elsewhere gives the deciding seat the same belief."""
+    game = openspiel.load_game(ALTERA, 3)
+    compiled = game.rulewright.compiled
+    secret_values = sorted(name for table in ("resources", "tracks", "vars")
+                           for name, d in compiled[table].items()
+                           if d["scope"] == "player" and d.get("visibility") == "owner")
+    state = game.initial_state(12)
+    chooser = random.Random(12)
+    checked = 0
+    while not state.is_terminal() and checked < 6:
+        rw = state.rulewright_state
+        deciding = state.current_player()
+        secret = rw.data["secret"]
+        committed = {action[0] for action in secret["actions"]} - {deciding} if secret else set()
+        for seat in sorted(committed):
+            for name in secret_values:
+                value = rw.data["values"][seat].get(name)
+                if value is None:
+                    continue
+                other = value + 1 if isinstance(value, int) else f"{value}-elsewhere"
+                twin = game.state_from(_with_value(rw, seat, name, other))
+                here = game.state_from(rw)
+                beliefs = [s.resample_from_infostate(deciding, random.Random(5).random).rulewright_state
+                           for s in (here, twin)]
+                assert beliefs[0].digest() == beliefs[1].digest()
+                assert beliefs[0].data["values"][seat].get(name) != other
+                checked += 1
+        state.apply_action(chooser.choice(state.legal_actions()))
+    assert checked, "no simultaneous round with a choice already made was reached"
+
+
 def test_a_position_of_another_game_is_refused():
     dice_forge, altera = openspiel.load_game(DICE_FORGE, 2), openspiel.load_game(ALTERA, 3)
     with pytest.raises(PackError, match="not of this game"):
