@@ -153,13 +153,26 @@ class Presentation:
                     if count else "—", False
             if not count:
                 return "—", False
-            # another seat's hand shows only how many; a shared deck is face down for everyone
-            return (f"{count} hidden" if mine is False else f"{count} face down"), True
+            # another seat's hand shows how many, and their backs where the cards print one; a
+            # shared deck is face down for everyone, its top card's back in view
+            text = f"{count} hidden" if mine is False else f"{count} face down"
+            backs = contents.get("backs")
+            if isinstance(backs, list) and backs:
+                text += f" (backs: {self.listing([self.back_text(b) for b in backs])})"
+            elif isinstance(contents.get("top"), dict) and contents["top"]:
+                text += f" (top: {self.back_text(contents['top'])} back)"
+            return text, True
         if isinstance(contents, list):
             if not contents:
                 return "—", False
             return self.listing([self.component(c) for c in contents]), False
         return self.value_text(contents), False
+
+    def back_text(self, back: Any) -> str:
+        """What a card's back shows (its ``back:`` props), as words: "Red", "Red, large"."""
+        if not isinstance(back, dict) or not back:
+            return "plain"
+        return ", ".join(self.value_text(v) for v in back.values())
 
     @staticmethod
     def listing(items: list[str]) -> str:

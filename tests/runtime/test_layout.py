@@ -129,3 +129,18 @@ def test_a_choices_rules_text_is_found_from_its_label(altera):
     assert presentation.text_of("oracle_bones").startswith("Oracle Bones (Artifacts")
     bare = Presentation(_compiled)
     assert "play from the pack folder" in bare.text_of("oracle_bones")
+
+
+def test_another_seats_hand_shows_its_cards_backs_and_a_deck_its_top_back():
+    # Astoria: "the back of the card on the top of the deck will show one color" -- what every
+    # seat sees of a card it cannot read is its back, on the table as in the view
+    folder = str(ROOT / "content" / "astoria")
+    compiled, _ = compile_pack(folder)
+    state = Game(compiled, 3).new_game(2)
+    view = state.view(0)
+    board = arrange(view, Presentation(compiled))
+    hand = next(r.text for h, rows in board.seats[1].sections for r in rows if r.name == "Hand")
+    backs = sorted(b["colour"] for b in view["players"][1]["zones"]["hand"]["backs"])
+    assert hand.startswith(f"{len(backs)} hidden (backs: ") and all(colour in hand for colour in backs)
+    stack = next(r.text for _, rows in board.shared for r in rows if r.name == "Stack 1")
+    assert stack.endswith(f"(top: {view['zones']['stack_1']['top']['colour']} back)")
