@@ -253,6 +253,35 @@ def _with_value(position, seat: int, name: str, value):
     return type(position).from_json(position.game, data)
 
 
+def _pending_secret_twins(game, seed: int, wanted: int):
+    """Random play of ``game`` from ``seed``; at each decision inside a simultaneous round, for
+    every seat that has already chosen and each of its secret values: ``(here, twin, deciding,
+    seat, name, other)``, ``twin`` the same position with that value set to ``other``."""
+    compiled = game.rulewright.compiled
+    secret_values = sorted(name for table in ("resources", "tracks", "vars")
+                           for name, d in compiled[table].items()
+                           if d["scope"] == "player" and d.get("visibility") == "owner")
+    state = game.initial_state(seed)
+    chooser = random.Random(seed)
+    found = 0
+    while not state.is_terminal() and found < wanted:
+        rw = state.rulewright_state
+        deciding = state.current_player()
+        secret = rw.data["secret"]
+        committed = {action[0] for action in secret["actions"]} - {deciding} if secret else set()
+        for seat in sorted(committed):
+            for name in secret_values:
+                value = rw.data["values"][seat].get(name)
+                if value is None:
+                    continue
+                other = value + 1 if isinstance(value, int) else f"{value}-elsewhere"
+                found += 1
+                yield (game.state_from(rw), game.state_from(_with_value(rw, seat, name, other)),
+                       deciding, seat, name, other)
+        state.apply_action(chooser.choice(state.legal_actions()))
+    assert found, "no simultaneous round with a choice already made was reached"
+
+
 def test_a_simultaneous_choice_stays_unseen_by_the_seats_still_to_choose():
     """Altera's Deployment: "All players who have at least one available Emissary
     simultaneously slot a die ... all players simultaneously reveal". While a later seat
@@ -260,68 +289,22 @@ def test_a_simultaneous_choice_stays_unseen_by_the_seats_still_to_choose():
     observation string, information state and tensor unchanged (and changes the earlier
     seat's own)."""
     game = openspiel.load_game(ALTERA, 3)
-    compiled = game.rulewright.compiled
-    secret_values = sorted(name for table in ("resources", "tracks", "vars")
-                           for name, d in compiled[table].items()
-                           if d["scope"] == "player" and d.get("visibility") == "owner")
-    state = game.initial_state(12)
-    chooser = random.Random(12)
-    checked = 0
-    while not state.is_terminal() and checked < 12:
-        rw = state.rulewright_state
-        deciding = state.current_player()
-        secret = rw.data["secret"]
-        committed = {action[0] for action in secret["actions"]} - {deciding} if secret else set()
-        for seat in sorted(committed):
-            for name in secret_values:
-                value = rw.data["values"][seat].get(name)
-                if value is None:
-                    continue
-                other = value + 1 if isinstance(value, int) else f"{value}-elsewhere"
-                twin = game.state_from(_with_value(rw, seat, name, other))
-                here = game.state_from(rw)
-                assert twin.observation_string(deciding) == here.observation_string(deciding)
-                assert twin.information_state_string(deciding) == \
-                    here.information_state_string(deciding)
-                assert np.array_equal(twin.observation_tensor(deciding),
-                                      here.observation_tensor(deciding))
-                assert twin.observation_string(seat) != here.observation_string(seat)
-                checked += 1
-        state.apply_action(chooser.choice(state.legal_actions()))
-    assert checked, "no simultaneous round with a choice already made was reached"
+    for here, twin, deciding, seat, _name, _other in _pending_secret_twins(game, 12, 12):
+        assert twin.observation_string(deciding) == here.observation_string(deciding)
+        assert twin.information_state_string(deciding) == here.information_state_string(deciding)
+        assert np.array_equal(twin.observation_tensor(deciding), here.observation_tensor(deciding))
+        assert twin.observation_string(seat) != here.observation_string(seat)
 
 
 def test_a_seats_belief_does_not_hold_another_seats_pending_secret_choice():
     """What InformationSetBot decides on: inside Altera's simultaneous Deployment, a twin in
     which an earlier seat slotted elsewhere gives the deciding seat the same belief."""
     game = openspiel.load_game(ALTERA, 3)
-    compiled = game.rulewright.compiled
-    secret_values = sorted(name for table in ("resources", "tracks", "vars")
-                           for name, d in compiled[table].items()
-                           if d["scope"] == "player" and d.get("visibility") == "owner")
-    state = game.initial_state(12)
-    chooser = random.Random(12)
-    checked = 0
-    while not state.is_terminal() and checked < 6:
-        rw = state.rulewright_state
-        deciding = state.current_player()
-        secret = rw.data["secret"]
-        committed = {action[0] for action in secret["actions"]} - {deciding} if secret else set()
-        for seat in sorted(committed):
-            for name in secret_values:
-                value = rw.data["values"][seat].get(name)
-                if value is None:
-                    continue
-                other = value + 1 if isinstance(value, int) else f"{value}-elsewhere"
-                twin = game.state_from(_with_value(rw, seat, name, other))
-                here = game.state_from(rw)
-                beliefs = [s.resample_from_infostate(deciding, random.Random(5).random).rulewright_state
-                           for s in (here, twin)]
-                assert beliefs[0].digest() == beliefs[1].digest()
-                assert beliefs[0].data["values"][seat].get(name) != other
-                checked += 1
-        state.apply_action(chooser.choice(state.legal_actions()))
-    assert checked, "no simultaneous round with a choice already made was reached"
+    for here, twin, deciding, seat, name, other in _pending_secret_twins(game, 12, 6):
+        beliefs = [s.resample_from_infostate(deciding, random.Random(5).random).rulewright_state
+                   for s in (here, twin)]
+        assert beliefs[0].digest() == beliefs[1].digest()
+        assert beliefs[0].data["values"][seat].get(name) != other
 
 
 def test_a_position_of_another_game_is_refused():
