@@ -2,8 +2,8 @@
 
 ``compare_runs(a, b)`` takes two simulation results (the same players, games, seed and agents)
 and lists, for every figure both report — win rates by seat and by identity, the fair share,
-tie, no-winner and comeback rates, game length, winning margin, lead changes, mean scores —
-the value in A, in B, the difference with a 95% interval and a test; one correction (Holm or
+tie, no-winner and comeback rates, game length, winning margin, lead changes, mean scores,
+the points the main sources give per seat-game (``runtime/points.py``) — the value in A, in B, the difference with a 95% interval and a test; one correction (Holm or
 Benjamini-Hochberg) over all rows decides which changes are marked. Rates use Newcombe's
 interval and Fisher's exact test, means Welch's interval on the normal approximation. The two
 runs are treated as independent samples; playing them on the same seeds only makes the
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulewright.runtime.definitions import display
-from rulewright.runtime.metrics import came_back, lead_changes, winning_margin
+from rulewright.runtime.metrics import came_back, lead_changes, per_seat, winning_margin
 from rulewright.runtime.stats import ALPHA, CORRECTIONS, adjust_p_values, difference_interval, fisher_exact
 from rulewright.runtime.stats import mean_difference, rate
 
@@ -56,6 +56,41 @@ def _identity_wins(games: list[dict]) -> dict[tuple[str, str], list[int]]:
     return counts
 
 
+MAIN_SOURCES = 8
+"""Sources of points compared at most: the largest, each at least :data:`MAIN_SHARE` of the
+points in A or in B (every row compared costs the others power under the correction)."""
+MAIN_SHARE = 0.05
+
+
+def _seat_points(games: list[dict], players: int, source: str) -> list[float]:
+    """Per seat-game of the games that record where points come from: the points ``source`` gave."""
+    return [seat.get(source, 0) for g in games if g.get("points_by_source") is not None
+            for seat in per_seat(g["points_by_source"], players)]
+
+
+def _main_sources(ga: list[dict], gb: list[dict], players: int) -> list[str]:
+    """The sources of points worth comparing (see :data:`MAIN_SOURCES`), largest first."""
+    shares: dict[str, float] = {}
+    totals: dict[str, float] = {}
+    for games in (ga, gb):
+        counted: dict[str, float] = {}
+        for g in games:
+            if g.get("points_by_source") is None:
+                continue
+            for seat in per_seat(g["points_by_source"], players):
+                for source, points in seat.items():
+                    if isinstance(points, (int, float)) and not isinstance(points, bool):
+                        counted[str(source)] = counted.get(str(source), 0) + points
+        everything = sum(abs(v) for v in counted.values())
+        for source, points in counted.items():
+            totals[source] = totals.get(source, 0) + abs(points)
+            if everything:
+                shares[source] = max(shares.get(source, 0.0), abs(points) / everything)
+    main = [s for s in shares if shares[s] >= MAIN_SHARE]
+    main.sort(key=lambda s: (-totals[s], s))
+    return main[:MAIN_SOURCES]
+
+
 def compare_runs(a: Any, b: Any, names: dict[str, str] | None = None, correction: str = "holm") -> dict:
     """The comparison of two results: ``{rows, correction, games}``; each row has ``what``,
     ``kind`` (rate or mean), ``a``, ``b``, ``difference`` (B minus A), ``p_value``,
@@ -94,6 +129,9 @@ def compare_runs(a: Any, b: Any, names: dict[str, str] | None = None, correction
     for seat in range(players):
         rows.append(_mean_row(f"seat {seat} final score", [g["scores"][seat] for g in ga],
                               [g["scores"][seat] for g in gb]))
+    for source in _main_sources(ga, gb, players):
+        rows.append(_mean_row(f"points from {display(source, names)} per seat-game",
+                              _seat_points(ga, players, source), _seat_points(gb, players, source)))
 
     tested = [r for r in rows if r["p_value"] is not None]
     for row, p in zip(tested, adjust_p_values([r["p_value"] for r in tested], correction)):

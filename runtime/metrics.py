@@ -24,6 +24,7 @@ __all__ = [
     "winning_margin",
     "lead_changes",
     "came_back",
+    "per_seat",
     "points_by_source",
     "game_quality",
 ]
@@ -113,7 +114,7 @@ def came_back(game: dict) -> bool | None:
     return not winners & leaders(ends[middle])
 
 
-def _per_seat(value: Any, players: int) -> list[dict]:
+def per_seat(value: Any, players: int) -> list[dict]:
     """A ``{seat: {...}}`` mapping (keys may be ints or their text) or a list, as a list."""
     if isinstance(value, list):
         return [v if isinstance(v, dict) else {} for v in value[:players]] + [{}] * (players - len(value))
@@ -134,7 +135,7 @@ def points_by_source(finished: list[dict], players: int) -> dict | None:
     winner_seats = other_seats = 0
     for g in games:
         winners = set(g["winners"])
-        for seat, sources in enumerate(_per_seat(g["points_by_source"], players)):
+        for seat, sources in enumerate(per_seat(g["points_by_source"], players)):
             won = seat in winners
             winner_seats += won
             other_seats += not won
