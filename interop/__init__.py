@@ -10,6 +10,8 @@ public State API alone: the action numbering (:mod:`.action_ids`) and the observ
 code of its own. docs/interop.md explains the layout, the ids and how chance is handled.
 """
 
+from rulewright.extras import install_hint
+
 __all__ = ["without_extra"]
 
 
@@ -17,4 +19,4 @@ def without_extra(missing: ModuleNotFoundError, adapter: str) -> ModuleNotFoundE
     """The error to raise when ``adapter`` (a module name) is imported without the ``rl``
     extra: one line naming the missing library and how to install it."""
     return ModuleNotFoundError(f"{adapter} needs {missing.name}, which is not installed: "
-                               "pip install 'rulewright[rl]', or pip install -e '.[rl]' in a checkout", name=missing.name)
+                               f"{install_hint('rl')}", name=missing.name)

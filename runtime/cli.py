@@ -12,6 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+from rulewright.extras import install_hint
+
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 
 
@@ -246,7 +248,7 @@ def cmd_lsp(args) -> int:
         from rulewright.compiler.lsp import serve
     except ImportError as err:
         raise UsageError("the language server needs the editor extra: "
-                         f"pip install 'rulewright[editor]', or pip install -e '.[editor]' in a checkout ({err})") from None
+                         f"{install_hint('editor')} ({err})") from None
     serve()
     return EXIT_OK
 

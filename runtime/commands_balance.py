@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulewright.extras import install_hint
 from rulewright.runtime.commands_common import CommandError, agent_names as _agent_names
 from rulewright.runtime.commands_common import guarded as _guarded, load_compiled
 from rulewright.runtime.commands_common import natural as _natural, positive as _positive
@@ -274,7 +275,7 @@ def run_tune(args: argparse.Namespace) -> int:
     from rulewright.runtime.tune import TuneUnavailable, parse_range, target_names, tune
 
     if importlib.util.find_spec("optuna") is None:
-        raise CommandError("tune needs optuna: pip install 'rulewright[tune]', or pip install -e '.[tune]' in a checkout", 2)
+        raise CommandError(f"tune needs optuna: {install_hint('tune')}", 2)
     agents = _agent_names(args.agents)
     try:
         ranges = [parse_range(text) for text in args.vary]

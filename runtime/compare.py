@@ -3,8 +3,9 @@
 ``compare_runs(a, b)`` takes two simulation results (the same players, games, seed and agents)
 and lists, for every figure both report — win rates by seat and by identity, the fair share,
 tie, no-winner and comeback rates, game length, winning margin, lead changes, mean scores,
-the points the main sources give per seat-game (``runtime/points.py``) — the value in A, in B, the difference with a 95% interval and a test; one correction (Holm or
-Benjamini-Hochberg) over all rows decides which changes are marked. Rates use Newcombe's
+the points the main sources give per seat-game (``runtime/points.py``) — the value in A, in
+B, the difference with a 95% interval and a test; one correction (Holm or Benjamini-Hochberg)
+over all rows decides which changes are marked. Rates use Newcombe's
 interval and Fisher's exact test, means Welch's interval on the normal approximation. The two
 runs are treated as independent samples; playing them on the same seeds only makes the
 differences less noisy, so the intervals err on the wide side.
@@ -15,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulewright.runtime.definitions import display
-from rulewright.runtime.metrics import came_back, lead_changes, per_seat, winning_margin
+from rulewright.runtime.metrics import came_back, lead_changes, per_seat, points_by_source
+from rulewright.runtime.metrics import winning_margin
 from rulewright.runtime.stats import ALPHA, CORRECTIONS, adjust_p_values, difference_interval, fisher_exact
 from rulewright.runtime.stats import mean_difference, rate
 
@@ -69,23 +71,15 @@ def _seat_points(games: list[dict], players: int, source: str) -> list[float]:
 
 
 def _main_sources(ga: list[dict], gb: list[dict], players: int) -> list[str]:
-    """The sources of points worth comparing (see :data:`MAIN_SOURCES`), largest first."""
+    """The sources of points worth comparing (see :data:`MAIN_SOURCES`), largest first: by
+    the shares ``metrics.points_by_source`` gives each run."""
     shares: dict[str, float] = {}
     totals: dict[str, float] = {}
     for games in (ga, gb):
-        counted: dict[str, float] = {}
-        for g in games:
-            if g.get("points_by_source") is None:
-                continue
-            for seat in per_seat(g["points_by_source"], players):
-                for source, points in seat.items():
-                    if isinstance(points, (int, float)) and not isinstance(points, bool):
-                        counted[str(source)] = counted.get(str(source), 0) + points
-        everything = sum(abs(v) for v in counted.values())
-        for source, points in counted.items():
-            totals[source] = totals.get(source, 0) + abs(points)
-            if everything:
-                shares[source] = max(shares.get(source, 0.0), abs(points) / everything)
+        for row in (points_by_source(games, players) or {"sources": []})["sources"]:
+            source = row["source"]
+            totals[source] = totals.get(source, 0.0) + abs(row["total"])
+            shares[source] = max(shares.get(source, 0.0), abs(row["share"]))
     main = [s for s in shares if shares[s] >= MAIN_SHARE]
     main.sort(key=lambda s: (-totals[s], s))
     return main[:MAIN_SOURCES]

@@ -27,7 +27,7 @@ from .statements.control import GameEnded
 from .statements.leaving import LeftProcedure, leave_agenda
 from .world import World
 
-__all__ = ["Machine", "StepBudgetError", "new_state", "locate"]
+__all__ = ["Machine", "StepBudgetError", "new_state", "locate", "node_at"]
 
 
 class StepBudgetError(RuleError):
@@ -226,15 +226,21 @@ class Machine(World):
                               f"the effects running were: {where}")
 
 
+def node_at(rules, code, line: int) -> int | None:
+    """The node whose generated code ``code`` runs at ``line`` (None: not generated code)."""
+    table = rules.code.line_nodes.get(code.co_filename)
+    if table is not None and 0 < line <= len(table):
+        return table[line - 1]
+    return None
+
+
 def locate(rules, tb) -> int | None:
     """The node a run-time error happened in: the innermost generated line of the traceback."""
     found = None
-    lines = rules.code.line_nodes
     while tb is not None:
-        code = tb.tb_frame.f_code
-        table = lines.get(code.co_filename)
-        if table is not None and 0 < tb.tb_lineno <= len(table):
-            found = table[tb.tb_lineno - 1]
+        nid = node_at(rules, tb.tb_frame.f_code, tb.tb_lineno)
+        if nid is not None:
+            found = nid
         tb = tb.tb_next
     return found
 

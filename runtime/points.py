@@ -30,7 +30,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .machine import Machine
+from .machine import Machine, node_at
 
 __all__ = ["FLOW", "RULES", "SCORE", "SOURCE_NAMES", "CountingMachine", "PointsLedger",
            "credited_values"]
@@ -76,13 +76,11 @@ class PointsLedger:
 
     def _source(self) -> str:
         """The definition whose generated code is making the change: the innermost generated
-        line on the stack, as ``runtime/machine.locate`` finds a run-time error's rule."""
-        lines = self.rules.code.line_nodes
+        line on the stack (``machine.node_at``, as a run-time error's rule is found)."""
         frame = sys._getframe(3)
         while frame is not None:
-            table = lines.get(frame.f_code.co_filename)
-            if table is not None and 0 < frame.f_lineno <= len(table):
-                nid = table[frame.f_lineno - 1]
+            nid = node_at(self.rules, frame.f_code, frame.f_lineno)
+            if nid is not None:
                 kind, ident = self.rules.origins[nid]
                 return FLOW if kind == "flow" else str(ident)
             frame = frame.f_back

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from rulewright.extras import install_hint
 from rulewright.runtime.simulate import simulate
 from rulewright.runtime.summary import summarise
 
@@ -120,7 +121,7 @@ def tune(
     try:
         import optuna
     except ImportError:
-        raise TuneUnavailable("tune needs optuna: pip install 'rulewright[tune]', or pip install -e '.[tune]' in a checkout") from None
+        raise TuneUnavailable(f"tune needs optuna: {install_hint('tune')}") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     trials = max(1, budget // trial_games)
     grid = {r.name: list(range(r.low, r.high + 1)) for r in ranges}
