@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulewright.compiled_format import MAX_WHOLE_NUMBER, RULESET_FILE_LIMIT, ruleset_hash
+from rulewright.compiled_format import ruleset_hash
 from rulewright.compiler.loader import pack_digest
-from rulewright.compiler.pipeline import compile_pack
-from rulewright.file_input import FileRefused, read_json_file
+from rulewright.rulesets import RulesetRefused, read_ruleset
 from rulewright.runtime.determinise import keep_round_starts
 from rulewright.runtime.game import Game
 from rulewright.runtime.players import player_count_problem
-from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
+from rulewright.runtime.ruleset_check import RulesetError
 
 __all__ = ["PackError", "load_ruleset", "load_rulewright_game"]
 
@@ -34,31 +33,19 @@ class PackError(ValueError):
 
 
 def load_ruleset(pack: str) -> dict:
-    """The compiled ruleset of ``pack``: a pack folder (compiled) or a compiled ``.json`` file."""
+    """The compiled ruleset of ``pack``: a pack folder (compiled) or a compiled ``.json`` file
+    (``rulewright/rulesets.py``); a pack folder compiled once per process and version."""
     target = Path(pack)
-    if target.is_dir():
-        if not (target / "pack.yaml").exists():
-            raise PackError(f"{pack} is not a pack folder (no pack.yaml)")
-        digest = pack_digest(str(target))
-        compiled = _RULESETS.get(digest)
-        if compiled is None:
-            compiled, diagnostics = compile_pack(str(target), check_cached=check_ruleset)
-            if compiled is None:
-                errors = [d for d in diagnostics if d.severity == "error"]
-                first = errors[0]
-                more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
-                raise PackError(f"{first.path}:{first.line}:{first.column}: error[{first.code}]: "
-                                f"{first.message}{more}")
-            _RULESETS[digest] = compiled
-        return compiled
-    if not target.exists():
-        raise PackError(f"no pack folder or compiled ruleset at {pack}")
-    if target.suffix.lower() != ".json":
-        raise PackError(f"{pack} is not a pack folder or a compiled ruleset (.json)")
+    digest = pack_digest(str(target)) if (target / "pack.yaml").is_file() else None
+    if digest is not None and digest in _RULESETS:
+        return _RULESETS[digest]
     try:
-        return read_json_file(str(target), RULESET_FILE_LIMIT, MAX_WHOLE_NUMBER)
-    except FileRefused as refused:
-        raise PackError(refused.located(pack)) from None
+        compiled = read_ruleset(pack)
+    except RulesetRefused as refused:
+        raise PackError(refused.message) from None
+    if digest is not None:
+        _RULESETS[digest] = compiled
+    return compiled
 
 
 def load_rulewright_game(pack: str, players: int, variant: str | None = None) -> Game:

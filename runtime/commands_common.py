@@ -8,14 +8,11 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 from typing import Any, Callable
 
-from rulewright.compiled_format import MAX_WHOLE_NUMBER, RULESET_FILE_LIMIT
-from rulewright.file_input import FileRefused, read_json_file
 from rulewright.runtime.agents import UnknownAgentError, parse_agent_list
 from rulewright.runtime.logs import MAX_SEED
-from rulewright.runtime.ruleset_check import RulesetError, check_ruleset
+from rulewright.runtime.ruleset_check import RulesetError
 from rulewright.runtime.simulate import check_cluster_address
 
 __all__ = ["CommandError", "positive", "natural", "seed_number", "seconds", "cluster_address",
@@ -94,35 +91,25 @@ def guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.
 
 
 def load_compiled(path: str) -> dict:
-    """A compiled ruleset from a pack folder (compiled now, or from the compile cache, whose
-    entries are checked with :func:`check_ruleset`) or a compiled ``.json`` file. The game
-    built from it checks it whole (``Game`` calls :func:`check_ruleset`).
+    """A compiled ruleset from a pack folder or a compiled ``.json`` file
+    (``rulewright/rulesets.py``). The game built from it checks it whole (``Game`` calls
+    ``check_ruleset``).
 
     Raises CommandError: code 2 when the path does not exist or is neither, 1 when the pack
     has errors (the diagnostics are printed to stderr first) or the JSON is unreadable or
     malformed.
     """
-    target = Path(path)
-    if target.is_dir() and not (target / "pack.yaml").exists():
-        raise CommandError(f"{path} is not a pack folder (no pack.yaml)", 2)
-    if target.is_dir():
-        from rulewright.compiler.diagnostics import render_text
-        from rulewright.compiler.pipeline import compile_pack
+    from rulewright.rulesets import RulesetRefused, read_ruleset
 
-        compiled, diagnostics = compile_pack(str(target), check_cached=check_ruleset)
-        if compiled is None:
-            sys.stderr.write(render_text(diagnostics))
-            raise CommandError(f"{path} has errors; fix them and try again", 1)
-    elif not target.exists():
-        raise CommandError(f"no pack folder or compiled ruleset at {path}", 2)
-    elif target.suffix.lower() != ".json":
-        raise CommandError(f"{path} is not a pack folder or a compiled ruleset (.json)", 2)
-    else:
-        try:
-            compiled = read_json_file(path, RULESET_FILE_LIMIT, MAX_WHOLE_NUMBER)
-        except FileRefused as refused:
-            raise CommandError(refused.located(path), 1) from None
-    return compiled
+    try:
+        return read_ruleset(path)
+    except RulesetRefused as refused:
+        if refused.diagnostics:
+            from rulewright.compiler.diagnostics import render_text
+
+            sys.stderr.write(render_text(refused.diagnostics))
+            raise CommandError(f"{path} has errors; fix them and try again", 1) from None
+        raise CommandError(refused.message, refused.code) from None
 
 
 def build_game(args: argparse.Namespace, compiled: dict, source: str) -> Any:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from rulewright.extras import install_hint
 from rulewright.runtime.commands_common import CommandError, agent_names as _agent_names
 from rulewright.runtime.commands_common import build_game, cluster_address, guarded as _guarded
 from rulewright.runtime.commands_common import load_compiled, natural as _natural
@@ -22,6 +23,8 @@ from rulewright.runtime.commands_common import positive as _positive, refusal, s
 from rulewright.runtime.commands_common import seed_number
 from rulewright.runtime.logs import LogError, load_log, replay
 from rulewright.runtime.simulate import ClusterUnavailableError, GameNotBuilt, load_game, simulate
+
+_REPORT_NEEDS_MATPLOTLIB = f"--report needs matplotlib: {install_hint('report')}"
 
 __all__ = [
     "add_run_commands",
@@ -94,7 +97,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     agents = _agent_names(args.agents)
     if args.report and importlib.util.find_spec("matplotlib") is None:
         # say so before playing any game, not after all of them
-        raise CommandError("--report needs matplotlib: pip install -e '.[report]' in the rulewright checkout", 2)
+        raise CommandError(_REPORT_NEEDS_MATPLOTLIB, 2)
     if "human" in agents:
         raise CommandError("'human' cannot play in a simulation; use 'rulewright play'", 2)
     from rulewright.runtime.commands_balance import balance_run, check_restrictions, load_ruleset
@@ -125,7 +128,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         try:
             path = balance.write_report(args.report)
         except ImportError:
-            raise CommandError("--report needs matplotlib: pip install -e '.[report]' in the rulewright checkout", 2) from None
+            raise CommandError(_REPORT_NEEDS_MATPLOTLIB, 2) from None
         print(f"report written to {path}", file=sys.stderr if args.format == "json" else sys.stdout)
     if result.interrupted:
         print(f"interrupted after {len(result.games)} of {args.games} games", file=sys.stderr)

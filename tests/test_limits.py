@@ -187,7 +187,7 @@ def test_the_limits_in_the_threat_model_are_the_limits_in_the_code():
     from rulewright.compiled_format import MAX_WHOLE_NUMBER
     from rulewright.compiler.pipeline import CACHE_ENTRY_LIMIT
     from rulewright.runtime import exprs, logs, simulate, world
-    from rulewright.runtime.commands_common import RULESET_FILE_LIMIT
+    from rulewright.compiled_format import RULESET_FILE_LIMIT
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "reliability.md").read_text()
     mib = 1024 * 1024
