@@ -13,7 +13,7 @@ import json
 import os
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..file_input import FileRefused, read_regular_file
 from .model import EffectText, Loc
@@ -124,6 +124,22 @@ def at_span(text: EffectText, span: tuple[int, int], code: str, message: str,
 def file_start(path: str) -> Loc:
     """The location of a whole file (line 1, column 1): for problems with no better place."""
     return Loc(path, 1, 1, 1, 1)
+
+
+def shown(value: Any) -> str:
+    """A value a designer wrote, as a message quotes it: ``true``/``false``, ``nothing`` for
+    null, a string in quotes, ``a list`` or ``a mapping`` for a collection, a number as is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return repr(value)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from .diagnostics import Diagnostic, diagnostic, did_you_mean
+from .diagnostics import Diagnostic, diagnostic, did_you_mean, shown
 from .model import ComponentTypeDef, Pack, PropType
 from .yaml_loader import Document
 
@@ -325,7 +325,7 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
     if ptype.many:
         if not isinstance(value, list):
             return [diagnostic("E202", doc.loc(path), f"{what}{where} must be a list "
-                               f"(declared `{ptype.text}`), got {_shown(value)}")]
+                               f"(declared `{ptype.text}`), got {shown(value)}")]
         item = PropType(text=ptype.text, word=ptype.word, low=ptype.low, high=ptype.high)
         out: list[Diagnostic] = []
         for index, element in enumerate(value):
@@ -340,7 +340,7 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
             hint = "write it as a number" + (f": {_number_word(value)}"
                                              if _number_word(value) else "")
             return [diagnostic("E202", doc.loc(path), f"{what}{where} must be a whole number "
-                               f"(declared `{ptype.text}`), got {_shown(value)}", hint)]
+                               f"(declared `{ptype.text}`), got {shown(value)}", hint)]
         if (ptype.low is not None and value < ptype.low) or \
                 (ptype.high is not None and value > ptype.high):
             return [diagnostic("E204", doc.loc(path), f"{what}{where} must be {_range_text(ptype)} "
@@ -349,12 +349,12 @@ def check_value(pack: Pack, doc: Document, path: tuple, value: Any, ptype: PropT
     if word == "bool":
         if not isinstance(value, bool):
             return [diagnostic("E202", doc.loc(path), f"{what}{where} must be true or false "
-                               f"(declared `{ptype.text}`), got {_shown(value)}")]
+                               f"(declared `{ptype.text}`), got {shown(value)}")]
         return []
     if not isinstance(value, str):
         noun = "text" if word == "string" else _kind_noun(pack, word)
         return [diagnostic("E202", doc.loc(path), f"{what}{where} must be {noun} "
-                           f"(declared `{ptype.text}`), got {_shown(value)}")]
+                           f"(declared `{ptype.text}`), got {shown(value)}")]
     if word == "string":
         return []
     if word in pack.enums:
@@ -399,18 +399,6 @@ def _kind_of(pack: Pack, value: str) -> str | None:
         if value in values:
             return f"a {enum} value"
     return None
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing"
-    if isinstance(value, str):
-        return f"'{value}'"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value)
 
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -488,7 +476,7 @@ def _type_outliers(group: tuple[str, str], members: list[PropHolder]) -> list[Di
                 hint += f": {_number_word(value)}"
             out.append(diagnostic(
                 "W301", holder.doc.loc(holder.props_path() + (name,)),
-                f"`{name}` of {holder.label} is {_shown(value)}, but {_VALUE_WORDS[usual]} on "
+                f"`{name}` of {holder.label} is {shown(value)}, but {_VALUE_WORDS[usual]} on "
                 f"{_group_phrase(group, count)}",
                 hint + "; declaring the props' types in a component type makes this an error"))
     return out

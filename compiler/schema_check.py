@@ -19,7 +19,7 @@ import fastjsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Diagnostic, diagnostic, did_you_mean
+from .diagnostics import Diagnostic, diagnostic, did_you_mean, shown
 from .model import Loc
 from .yaml_loader import Document
 
@@ -115,20 +115,6 @@ def is_valid(kind: str, data: Any) -> bool:
     return True
 
 
-def _describe_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing"
-    if isinstance(value, str):
-        return f"'{value}'"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return repr(value)
-
-
 def _singular(word: str) -> str:
     if word in _SINGULAR:
         return _SINGULAR[word]
@@ -211,7 +197,7 @@ def _map_error(doc: Document, error: ValidationError) -> list[Diagnostic]:
         return [diagnostic("E204", doc.key_loc(path + (key,)),
                            f"'{key}' in `{path[-1] if path else 'file'}` must be {what}")]
     field = _field_name(path)
-    got = _describe_value(error.instance)
+    got = shown(error.instance)
     loc = doc.loc(path)
     if kind == "type":
         words = _allowed_words(error.schema)
@@ -221,10 +207,10 @@ def _map_error(doc: Document, error: ValidationError) -> list[Diagnostic]:
         return [diagnostic("E202", loc, f"{field} must be {' or '.join(words)}, got {got}", hint)]
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
-        shown = ", ".join("null" if o is None else str(o) for o in options)
+        listed = ", ".join("null" if o is None else str(o) for o in options)
         suggestion = did_you_mean(str(error.instance), [str(o) for o in options if o is not None])
         hint = f"did you mean '{suggestion}'?" if suggestion else ""
-        return [diagnostic("E204", loc, f"{field} must be one of {shown}; got {got}", hint)]
+        return [diagnostic("E204", loc, f"{field} must be one of {listed}; got {got}", hint)]
     if kind == "pattern":
         if error.validator_value == "^[a-z][a-z0-9_]*$":
             return [diagnostic("E204", loc,
@@ -269,7 +255,7 @@ def detect_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     if not isinstance(doc.data, dict):
         return None, [diagnostic(
             "E202", top,
-            f"a content file must be a mapping with one top-level key, got {_describe_value(doc.data)}",
+            f"a content file must be a mapping with one top-level key, got {shown(doc.data)}",
             f"start the file with one of: {', '.join(k + ':' for k in CONTENT_KINDS)}")]
     keys = list(doc.data)
     kinds = [k for k in keys if k in CONTENT_KINDS]
@@ -294,7 +280,7 @@ def check_document(doc: Document, kind: str) -> list[Diagnostic]:
     if not isinstance(doc.data, dict):
         what = "the manifest" if kind == "pack" else "a content file"
         return [diagnostic("E202", Loc(doc.path, 1, 1, 1, 2),
-                           f"{what} must be a mapping (key: value lines), got {_describe_value(doc.data)}")]
+                           f"{what} must be a mapping (key: value lines), got {shown(doc.data)}")]
     if is_valid(kind, doc.data):
         return []
     out: list[Diagnostic] = []
