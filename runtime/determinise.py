@@ -84,18 +84,19 @@ def actions_by_key(state) -> dict:
     return by_key
 
 
-def determinise(state, player: int, seed: int):
-    """A copy of ``state`` as ``player`` might believe it to be (see the module doc)."""
+def determinise(state, player: int, seed: int, seen: dict | None = None) -> tuple:
+    """A copy of ``state`` as ``player`` might believe it to be (see the module doc), and
+    ``player``'s view of ``state`` if it was needed (``seen``: that view, if the caller knows
+    it already; else None)."""
     generator = rng.seed_state(seed)
     rules = state.game.rules
-    seen = None
     twin = None
     for _ in range(MAX_SAMPLES):
         generator, twin, seen = _sample(state, player, generator, seen)
         if rules.consistent is None or rules.consistent(twin.machine, {"you": player}):
             break
     twin.data["rng"] = rng.next64(generator)[1]
-    return twin
+    return twin, seen
 
 
 def _sample(state, player: int, generator: int, seen):

@@ -104,12 +104,14 @@ class State:
         self._touched = False
         self._labels: tuple = (None, None)
         self._points: PointsLedger | None = None  # a dealt game's own, never a copy's
+        self._seen: tuple | None = None  # (pending, seat, that seat's view) for determinise
 
     @property
     def data(self) -> dict:
         """All of the game (state format 2, ``runtime/world.py``). Whoever reads it may change
         it, so what the machine worked out from it is forgotten before it runs again."""
         self._touched = True
+        self._seen = None
         return self._data
 
     @property
@@ -219,6 +221,7 @@ class State:
         if action.__class__ is not int or not 0 <= action < len(pending["values"]):
             raise IllegalActionError(
                 f"action {action!r} is not legal; legal actions are 0..{len(pending['values']) - 1}")
+        self._seen = None
         secret = self._data["secret"]
         if secret is None or not self._keep_round_starts:
             self._run(action)
@@ -366,7 +369,17 @@ class State:
         self.game.keep_round_starts = self._keep_round_starts = True
         if self._machine is not None:
             self._machine.keep_round_starts = True
-        return determinise(self, player, seed)
+        # a search determinises one unchanged state many times: the seat's view of it (which
+        # a replayed round is checked against) is worked out once, and forgotten as soon as
+        # the state moves on (apply) or its data is read from outside
+        pending = self._data["pending"]
+        cached = self._seen
+        known = cached[2] if cached is not None and cached[0] is pending and cached[1] == player \
+            else None
+        twin, seen = determinise(self, player, seed, known)
+        if seen is not None:
+            self._seen = (pending, player, seen)
+        return twin
 
 
 

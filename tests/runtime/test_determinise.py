@@ -101,3 +101,30 @@ def test_a_fact_that_cannot_hold_does_not_hang(tmp_path):
 def test_the_documented_fact_is_the_one_tested():
     for page in ("agents.md", "pack-format.md"):
         assert f'consistent: "{TOP_IS_NOT_CHEAP}"' in (DOCS / page).read_text(), page
+
+
+def test_a_copy_does_not_depend_on_the_copies_made_before_it():
+    """A search asks one state for many copies; the seat's view the copies are checked against
+    is worked out once, and must be worked out again when the state changes, through a move
+    or through its data."""
+    from rulewright.runtime.determinise import keep_round_starts
+    from rulewright.runtime.game import State
+
+    game = _game(ROOT / "content" / "altera", 4)
+    keep_round_starts(game)
+    state = game.new_game(3)
+    chooser = random.Random(3)
+    while not (state.in_simultaneous_round() and len(state.data["secret"]["actions"]) >= 2):
+        state.apply(chooser.choice(state.legal_actions()))
+    seat = state.current_player()
+
+    def fresh(seed: int) -> str:  # the same state, never determinised before
+        return State.from_json(game, state.to_json()).determinise(seat, seed).digest()
+
+    state.determinise(seat, 1)
+    assert state.determinise(seat, 2).digest() == fresh(2)
+    state.data["shared"]["rival1_prestige"] += 5  # what the seat sees, changed from outside
+    assert state.determinise(seat, 3).digest() == fresh(3)
+    state.apply(chooser.choice(state.legal_actions()))
+    seat = state.current_player()
+    assert state.determinise(seat, 4).digest() == fresh(4)
