@@ -5,7 +5,11 @@ seat cannot see (others' hands, bag and deck order, future dice) is re-randomise
 one shared tree with UCT: whoever is to move in that copy picks among the actions legal there,
 untried actions are expanded first, a random rollout plays on (up to a depth cap, after which
 the pack's evaluation grades each seat by its margin over the best other seat), and each seat's
-result is credited to the moves that seat made. Children are keyed by the option's stable key
+result is credited to the moves that seat made. With ``leaf_weight`` w > 0 that result is
+blended with the evaluation's grade of the new leaf itself: w × the leaf's grade + (1 − w) ×
+the rollout's result (a heuristic blend in the manner of implicit minimax backups, Lanctot et
+al. 2014), so a move whose worth the evaluation sees at once (a stronger starting position)
+is not lost in the noise of random play after it. Children are keyed by the option's stable key
 (``State.option_key``), so "play card 4" is one node across determinisations even when its
 index differs. Everything random flows from the agent's rng, so
 a fixed seed and an iteration budget give the same choice every time.
@@ -20,11 +24,13 @@ from typing import Any
 
 from .determinise import actions_by_key
 
-__all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "margin_rewards"]
+__all__ = ["MCTSAgent", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "DEFAULT_LEAF_WEIGHT",
+           "margin_rewards"]
 
 DEFAULT_ITERATIONS = 40
 DEFAULT_ROLLOUT_DEPTH = 10
 DEFAULT_EXPLORATION = 0.3
+DEFAULT_LEAF_WEIGHT = 0.5
 
 
 class _Node:
@@ -52,11 +58,13 @@ class MCTSAgent:
         seconds: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
+        leaf_weight: float = DEFAULT_LEAF_WEIGHT,
     ):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        self.leaf_weight = leaf_weight
         self.name = f"mcts:{seconds}s" if seconds is not None else (
             "mcts" if iterations == DEFAULT_ITERATIONS else f"mcts:{iterations}"
         )
@@ -122,7 +130,14 @@ class MCTSAgent:
             node = node.children[label]
             state.apply(actions[label])
             path.append((node, mover))
+        leaf = None
+        if self.leaf_weight and not state.is_terminal():
+            leaf = margin_rewards([float(state.evaluate(seat)) for seat in range(len(state.returns()))],
+                                  baseline)
         rewards = self._rollout(state, rng, baseline)
+        if leaf is not None:
+            w = self.leaf_weight
+            rewards = [w * a + (1 - w) * b for a, b in zip(leaf, rewards)]
         for child, mover in path:
             child.visits += 1
             child.total += rewards[mover]

@@ -86,3 +86,59 @@ class _TwoEqualMoves:
 def test_a_tie_is_not_won_by_whichever_move_is_listed_first():
     picks = {MCTSAgent(iterations=10).choose(_TwoEqualMoves(), random.Random(seed)) for seed in range(20)}
     assert picks == {0, 1}
+
+
+class _EdgeThenNoise:
+    """Seat 0 first takes a head start of 1.5 points or nothing ("a faction with an extra die");
+    then the two seats take turns, twelve times, to add or lose a point. The head start is
+    what decides a game between equal players, but a random playout of the turns after it
+    buries it in noise: the case where a search needs the pack's evaluation at its leaves."""
+
+    def __init__(self, step=0, scores=(0.0, 0.0)):
+        self.step, self.scores = step, list(scores)
+
+    def legal_actions(self):
+        return [] if self.is_terminal() else [0, 1]
+
+    def option_key(self, action):
+        return (self.step, action)
+
+    def current_player(self):
+        return -1 if self.is_terminal() else (0 if self.step == 0 else self.step % 2)
+
+    def in_simultaneous_round(self):
+        return False
+
+    def is_terminal(self):
+        return self.step > 12
+
+    def apply(self, action):
+        seat = self.current_player()
+        if self.step == 0:
+            self.scores[0] += 1.5 if action == 0 else 0.0
+        else:
+            self.scores[seat] += 1.0 if action == 0 else -1.0
+        self.step += 1
+
+    def returns(self):
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        return [1.0 if s >= max(self.scores) else 0.0 for s in self.scores]
+
+    def evaluate(self, seat):
+        return self.scores[seat]
+
+    def determinise(self, seat, seed):
+        return _EdgeThenNoise(self.step, self.scores)
+
+
+def test_the_evaluation_at_the_leaves_keeps_a_head_start_from_drowning_in_playout_noise():
+    """``leaf_weight`` blends the evaluation's grade of each new leaf into the playout's result:
+    with it, 40 iterations take the head start in clearly more seeded searches than from
+    playouts alone, which are random after it (26 of 40 from playouts, 34 blended half and half)."""
+    def takes_it(agent):
+        return sum(agent.choose(_EdgeThenNoise(), random.Random(seed)) == 0 for seed in range(40))
+
+    blended, playouts_only = takes_it(MCTSAgent(leaf_weight=0.5)), takes_it(MCTSAgent(leaf_weight=0.0))
+    assert blended >= playouts_only + 6
+    assert blended >= 30
