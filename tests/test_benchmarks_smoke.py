@@ -99,3 +99,16 @@ def test_the_scaling_benchmark_times_one_and_two_workers(tmp_path):
     [row] = json.loads(out.stdout).values()
     assert _positive(row["one_worker_s"]) and _positive(row["two_workers_s"]) and _positive(row["speedup"])
     assert row["repeats"] == 1
+
+
+def test_the_first_choice_probe_counts_what_an_agent_takes():
+    """Greedy reads the evaluation right after a move: offered the pack's strongest faction
+    (Altera's Gilded Envoy, whose set-up gives an extra die and two Coins), it takes it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from first_choice import count
+    finally:
+        sys.path.pop(0)
+    result = count(str(ROOT / "content" / "altera"), 4, "Gilded Envoy", "greedy", 3)
+    assert result["found"] == 3
+    assert result["took"] == result["found"]
