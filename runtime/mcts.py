@@ -64,6 +64,8 @@ class MCTSAgent:
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        if not 0.0 <= leaf_weight <= 1.0:
+            raise ValueError(f"leaf_weight is a share between 0 and 1, not {leaf_weight!r}")
         self.leaf_weight = leaf_weight
         self.name = f"mcts:{seconds}s" if seconds is not None else (
             "mcts" if iterations == DEFAULT_ITERATIONS else f"mcts:{iterations}"
@@ -132,8 +134,8 @@ class MCTSAgent:
             path.append((node, mover))
         leaf = None
         if self.leaf_weight and not state.is_terminal():
-            leaf = margin_rewards([float(state.evaluate(seat)) for seat in range(len(state.returns()))],
-                                  baseline)
+            seats = range(len(state.returns()))
+            leaf = margin_rewards([float(state.evaluate(seat)) for seat in seats], baseline)
         rewards = self._rollout(state, rng, baseline)
         if leaf is not None:
             w = self.leaf_weight

@@ -142,3 +142,11 @@ def test_the_evaluation_at_the_leaves_keeps_a_head_start_from_drowning_in_playou
     blended, playouts_only = takes_it(MCTSAgent(leaf_weight=0.5)), takes_it(MCTSAgent(leaf_weight=0.0))
     assert blended >= playouts_only + 6
     assert blended >= 30
+
+
+def test_a_leaf_weight_outside_zero_to_one_is_refused():
+    import pytest
+
+    for weight in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="between 0 and 1"):
+            MCTSAgent(leaf_weight=weight)
