@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from rulewright.compiler.pipeline import compile_pack
+from rulewright.rulesets import RulesetRefused, read_ruleset
 from rulewright.runtime import agents
 from rulewright.runtime.game import Game
 
@@ -35,9 +35,10 @@ def count(pack: str, players: int, option: str, agent_name: str, searches: int,
           max_games: int = 1000, **agent_options) -> dict:
     """``{found, took, games, cpu_seconds}``: of ``found`` decisions offering ``option``, the
     agent took it ``took`` times."""
-    compiled, diagnostics = compile_pack(pack)
-    if compiled is None:
-        raise SystemExit(f"{pack} has errors")
+    try:
+        compiled = read_ruleset(pack)
+    except RulesetRefused as refused:
+        raise SystemExit(refused.message) from None
     game = Game.from_compiled(compiled, players)
     agent = agents.make_agent(agent_name, **agent_options)
     agents.prepare_game(game, [agent])

@@ -104,7 +104,7 @@ class State:
         self._touched = False
         self._labels: tuple = (None, None)
         self._points: PointsLedger | None = None  # a dealt game's own, never a copy's
-        self._seen: tuple | None = None  # (pending, seat, that seat's view) for determinise
+        self._seen: tuple | None = None  # (seat, that seat's view) for determinise
 
     @property
     def data(self) -> dict:
@@ -372,13 +372,11 @@ class State:
         # a search determinises one unchanged state many times: the seat's view of it (which
         # a replayed round is checked against) is worked out once, and forgotten as soon as
         # the state moves on (apply) or its data is read from outside
-        pending = self._data["pending"]
         cached = self._seen
-        known = cached[2] if cached is not None and cached[0] is pending and cached[1] == player \
-            else None
-        twin, seen = determinise(self, player, seed, known)
+        twin, seen = determinise(self, player, seed,
+                                 cached[1] if cached is not None and cached[0] == player else None)
         if seen is not None:
-            self._seen = (pending, player, seen)
+            self._seen = (player, seen)
         return twin
 
 
