@@ -134,8 +134,7 @@ class MCTSAgent:
             path.append((node, mover))
         leaf = None
         if self.leaf_weight and not state.is_terminal():
-            seats = range(len(state.returns()))
-            leaf = margin_rewards([float(state.evaluate(seat)) for seat in seats], baseline)
+            leaf = _graded(state, baseline)
         rewards = self._rollout(state, rng, baseline)
         if leaf is not None:
             w = self.leaf_weight
@@ -161,8 +160,14 @@ class MCTSAgent:
             state.apply(rng.choice(state.legal_actions()))
         if state.is_terminal():
             return list(state.returns())
-        values = [float(state.evaluate(seat)) for seat in range(len(state.returns()))]
-        return margin_rewards(values, baseline)
+        return _graded(state, baseline)
+
+
+def _graded(state: Any, baseline: float) -> list[float]:
+    """Every seat's :func:`margin_rewards` from the pack's evaluation of ``state`` (a game
+    still running): the grade of a rollout's cut-off and of a new leaf."""
+    return margin_rewards([float(state.evaluate(seat)) for seat in range(len(state.returns()))],
+                          baseline)
 
 
 def margin_rewards(values: list[float], baseline: float = 0.0) -> list[float]:
