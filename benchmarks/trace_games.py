@@ -7,7 +7,8 @@
 For every pack, variant and player count of the shipped packs (and the reference fixture),
 ``--seeds`` seeded random games (the agent seeded like the game) are played; each game's line
 holds a sha256 over the sequence of (seat, labels of every option) at each decision and the final
-scores and winners, plus the decision count. Two engines that give the same lines play the same
+scores and winners, plus the decision count, and a sha256 of the whole final state
+(``State.to_json``), which ``--compare`` also checks where both records have it. Two engines that give the same lines play the same
 games as far as anyone at the table can tell, whatever their state layouts and digests.
 """
 
@@ -30,6 +31,7 @@ CONFIGS = [
     ("content/altera", "solo_easy", [1]), ("content/altera", "solo_normal", [1]),
     ("content/altera", "solo_hard", [1]), ("content/altera", "solo_extra_hard", [1]),
     ("content/dice_forge", None, [2, 3, 4]),
+    ("content/eterea", None, [2, 3, 4]), ("content/astoria", None, [2, 3, 4, 5, 6]),
     ("tests/fixtures/reference_pack", None, [3, 4]),
     ("tests/fixtures/reference_pack", "two_player", [2]),
 ]
@@ -48,8 +50,9 @@ def trace(game: Game, seed: int) -> dict:
         state.apply(chooser.choice(legal))
         decisions += 1
     digest.update(json.dumps([state.scores(), state.winners()]).encode())
+    final = hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
     return {"decisions": decisions, "scores": state.scores(), "winners": state.winners(),
-            "trace": digest.hexdigest()}
+            "trace": digest.hexdigest(), "final": final}
 
 
 def record(out: str, seeds: int) -> int:
@@ -73,11 +76,18 @@ def compare(a: str, b: str) -> int:
     left, right = load(a), load(b)
     differ = [k for k in sorted(left) if k in right and left[k]["trace"] != right[k]["trace"]]
     missing = sorted(set(left) ^ set(right))
+    # the whole final state too, where both records have it (same state format only)
+    states = [k for k in sorted(left) if k in right and k not in differ
+              and "final" in left[k] and "final" in right[k]
+              and left[k]["final"] != right[k]["final"]]
     for key in differ[:10]:
         print("differs:", key)
+    for key in states[:10]:
+        print("final state differs:", key)
     same = len(set(left) & set(right)) - len(differ)
-    print(f"{same} games identical, {len(differ)} different, {len(missing)} in one file only")
-    return 1 if differ or missing else 0
+    print(f"{same} games identical, {len(differ)} different, {len(missing)} in one file only; "
+          f"{len(states)} of the identical ones end in a different state")
+    return 1 if differ or missing or states else 0
 
 
 def main(argv: list[str] | None = None) -> int:
