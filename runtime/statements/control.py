@@ -7,6 +7,8 @@ or embedded in an ancestor's function for its first entry.
 
 from __future__ import annotations
 
+import re
+
 from ..exprs import RuleError
 from ..world import check_stored, copied
 from .registry import HELPERS, helper, statement
@@ -200,11 +202,19 @@ def _items_source(w, node, target: str) -> None:
         w.indent += 1
     item, inner = w.fresh("x"), w.fresh("e")
     w.line(f"{target} = []")
-    w.line(f"{inner} = dict({w.env})")
-    with w.block(f"for {item} in _items(rt, {w.expr(source)}):"):
-        w.line(f"{inner}[{var!r}] = {item}")
-        w.line(f"{inner}['you'] = {item} if {item}.__class__ is int else {w.env}.get('you')")
-        with w.block(f"if {w.expr(where, inner)}:"):
+    items = w.expr(source)
+    # the filter reads the item from its local; the env with the item bound is made only
+    # when the filter hands it on or reads something else of it (`you`, another name)
+    w.gen.base = inner
+    condition = w.gen.expr(where, inner, {var: item})
+    uses_env = re.search(rf"\b{inner}\b", condition) is not None
+    if uses_env:
+        w.line(f"{inner} = dict({w.env})")
+    with w.block(f"for {item} in _items(rt, {items}):"):
+        if uses_env:
+            w.line(f"{inner}[{var!r}] = {item}")
+            w.line(f"{inner}['you'] = {item} if {item}.__class__ is int else {w.env}.get('you')")
+        with w.block(f"if {condition}:"):
             w.line(f"{target}.append({item})")
     if source[0] == "zone":
         w.indent -= 1
@@ -241,11 +251,11 @@ def invoke(w, node, nid):
         w.line(f"{local} = {w.expr(arg)}")
         values.append(f"{param!r}: {local}")
     w.line(f"{you} = {w.you()}")
-    w.line(f"{inner} = {{'you': {you}}}")
-    with w.block(f"if 'this' in {w.env}:"):
-        w.line(f"{inner}['this'] = {w.env}['this']")
-    if values:
-        w.line(f"{inner}.update({{{', '.join(values)}}})")
+    # one dict literal, its keys in the order of {'you'}, then 'this' if the caller has it,
+    # then the params (a param of the same name replaces its value where it stands)
+    rest = "".join(", " + v for v in values)
+    w.line(f"{inner} = ({{'you': {you}, 'this': {w.env}['this']{rest}}} if 'this' in {w.env} "
+           f"else {{'you': {you}{rest}}})")
     w.budget_step()
     if proc["effect"] is None:
         return
