@@ -21,6 +21,10 @@ MAX_LIST = 10_000
 """No list a rule builds or stores in the game state may hold more items than this (and no
 location more occupants)."""
 
+MAX_NUMBER = 2 ** 53
+"""No number a rule stores in the game state (a value, a binding) may be larger than this in
+magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
+
 MAX_DEPTH = 200
 """Expressions nest at most this deep (the compiler's effect-text limit is far below)."""
 
@@ -157,12 +161,18 @@ def check_expr(e, depth: int = 0) -> None:
 
 class Scopes:
     """What a ruleset says about names, for expressions written for it: each zone's and each
-    value's scope (``key`` tells rulesets that say the same apart from the others)."""
+    value's scope, and the constants no card modifies (``fixed``: name -> value, whole numbers
+    only), which expressions read as literals (``key`` tells rulesets that say the same apart
+    from the others)."""
 
-    def __init__(self, zones: dict[str, str], values: dict[str, str]):
+    def __init__(self, zones: dict[str, str], values: dict[str, str],
+                 fixed: dict[str, int] | None = None):
         self.zones = dict(zones)
         self.values = dict(values)
-        self.key = repr((sorted(self.zones.items()), sorted(self.values.items())))
+        self.fixed = {name: value for name, value in (fixed or {}).items()
+                      if value.__class__ is int and -MAX_NUMBER <= value <= MAX_NUMBER}
+        self.key = repr((sorted(self.zones.items()), sorted(self.values.items()),
+                         sorted(self.fixed.items())))
 
 
 def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
@@ -208,7 +218,7 @@ def expr_source(e, lazy: bool = False, scopes: Scopes | None = None) -> tuple[st
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
     (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
     a generator, one at a time (for a caller that may stop at the first)."""
-    gen = _Gen(scopes.zones, scopes.values) if scopes else _Gen()
+    gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed) if scopes else _Gen()
     body = gen.expr(e, "env", {})
     if lazy and e[0] == "comp":
         body = f"({body[1:-1]})"
@@ -225,12 +235,13 @@ class _Gen:
     """
 
     def __init__(self, zone_scopes: dict | None = None, value_scopes: dict | None = None,
-                 you_bound: bool = False):
+                 you_bound: bool = False, fixed: dict[str, int] | None = None):
         self.base = "env"  # the local holding the env that names outside comprehensions read
         # known for the expressions of one ruleset: zone and value scopes; ``you_bound``: every
         # env the code sees binds ``you`` (the machine's envs for statements do)
         self.zone_scopes = zone_scopes or {}
         self.value_scopes = value_scopes or {}
+        self.fixed = fixed or {}  # constants no card modifies (checked whole numbers: Scopes)
         self.you_bound = you_bound
         self.constants: dict[str, Any] = {}
         self.counter = 0
@@ -280,6 +291,8 @@ class _Gen:
             owner = x(e[2]) if e[2] is not None else self.you(scope)
             return f"rt.zone_key({e[1]!r}, {owner})"
         if op == "const":
+            if e[1] in self.fixed:  # the same for every seat: no card modifies it
+                return repr(self.fixed[e[1]])
             return f"rt.constant({e[1]!r}, {self.you(scope)})"
         if op == "attr":
             local = scope.get(e[1][1]) if e[1][0] == "env" else None

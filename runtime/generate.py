@@ -56,7 +56,8 @@ class Writer:
         self.lines: list[str] = []
         self.line_nodes: list[int] = []
         self.indent = 1
-        self.gen = exprs._Gen(code.rules.scopes.zones, code.rules.scopes.values, you_bound=True)
+        scopes = code.rules.scopes
+        self.gen = exprs._Gen(scopes.zones, scopes.values, you_bound=True, fixed=scopes.fixed)
         self.names: dict[str, object] = {}
         self.count = 0
         self.this = nid

@@ -44,9 +44,13 @@ class Ruleset:
         for table in (self.resources, self.vars, self.tracks):
             for name, d in table.items():
                 self.value_scope[name] = d["scope"]
+        modified = {name for card in self.cards.values() for face in ("front", "back")
+                    if card.get(face) for a in card[face]["abilities"] for name in a["modifiers"]}
         self.scopes = Scopes({zid: z["scope"] for zid, z in self.zones.items()},
-                             self.value_scope)
-        """The zones' and values' scopes, which expressions written for this ruleset know."""
+                             self.value_scope,
+                             {k: v for k, v in self.constants.items() if k not in modified})
+        """The zones' and values' scopes and the constants no card modifies, which expressions
+        written for this ruleset know."""
         self.triggers: dict[str, dict[tuple[str, str], list[int]]] = {}
         for event, subscribers in compiled["triggers"].items():
             for card, face, index in subscribers:

@@ -26,11 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rng
-from .exprs import MAX_LIST, RuleError, items
-
-MAX_NUMBER = 2 ** 53
-"""No number a rule stores in the game state (a value, a binding) may be larger than this in
-magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
+from .exprs import MAX_LIST, MAX_NUMBER, RuleError, items
 
 
 
