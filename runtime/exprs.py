@@ -219,10 +219,15 @@ def expr_source(e, lazy: bool = False, scopes: Scopes | None = None) -> tuple[st
     (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
     a generator, one at a time (for a caller that may stop at the first)."""
     gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed) if scopes else _Gen()
+    gen.own_row = True
     body = gen.expr(e, "env", {})
     if lazy and e[0] == "comp":
         body = f"({body[1:-1]})"
-    return f"def expr(rt, env):\n    return {body}\n", gen.constants
+    prologue = ""
+    if gen.row_used:  # ``you``'s values, looked up once (None: ``you`` is not a seat)
+        prologue = ("    _you_row = rt.seat_values[_you_seat] if (_you_seat := env.get('you'))"
+                    ".__class__ is int and 0 <= _you_seat < rt.n else None\n")
+    return f"def expr(rt, env):\n{prologue}    return {body}\n", gen.constants
 
 
 class _Gen:
@@ -242,6 +247,10 @@ class _Gen:
         self.zone_scopes = zone_scopes or {}
         self.value_scopes = value_scopes or {}
         self.fixed = fixed or {}  # constants no card modifies (checked whole numbers: Scopes)
+        self.own_row = False
+        """Whether ``you``'s values may be read from ``_you_row``, which the function sets up
+        from its ``env`` (:func:`expr_source`); :attr:`row_used` says whether it did."""
+        self.row_used = False
         self.you_bound = you_bound
         self.constants: dict[str, Any] = {}
         self.counter = 0
@@ -298,6 +307,11 @@ class _Gen:
             local = scope.get(e[1][1]) if e[1][0] == "env" else None
             if local in self.components and not self.in_source:
                 return self.component_attr(local, e[2])
+            if self.own_row and e[1] == ["env", "you"] and "you" not in scope \
+                    and self.base == "env" and self.value_scopes.get(e[2]) == "player":
+                self.row_used = True
+                return (f"(_you_row[{e[2]!r}] if _you_row is not None "
+                        f"else rt.attr({x(e[1])}, {e[2]!r}))")
             if self.value_scopes.get(e[2]) == "player" and not self.in_source:
                 seat = self.fresh("s")
                 return (f"(rt.seat_values[{seat}][{e[2]!r}] if ({seat} := {x(e[1])}).__class__ "
