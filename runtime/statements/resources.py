@@ -164,6 +164,11 @@ def gain_stmt(w, node, nid):
 def _gain_one(w, count, target, n, who, then) -> None:
     w.line(f"{n} = {w.expr(count)}")
     seat, name = target_source(w, target)
+    if target[0] == "lit" and not (count[0] == "lit" and count[1].__class__ is int):
+        # a gain of exactly 0 does nothing (``gain``), and naming the target reads nothing
+        with w.block(f"if {n}.__class__ is not int or {n} != 0:"):
+            w.call(f"_gain(rt, {seat}, {name}, {n})", then)
+        return
     w.call(f"_gain(rt, {seat}, {name}, {n})", then)
 
 
