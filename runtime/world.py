@@ -53,6 +53,8 @@ class World:
         self._live: dict[int, list] = {}
         self._modifiers: dict[int, dict] = {}
         self._spaces: dict[str, dict | None] = {}
+        self._requires: dict[str, tuple] = {}
+        """Per space reference: its ``requires`` (None: anything) and what ``this`` is in it."""
         self._definitions: dict[str, dict[str, int]] = {}
 
     def cards_changed(self) -> None:
@@ -62,6 +64,7 @@ class World:
         self._live.clear()
         self._modifiers.clear()
         self._spaces.clear()
+        self._requires.clear()
 
     def over_budget(self, env) -> None:
         """The step budget ran out while reading the state (a runaway comprehension)."""
@@ -360,13 +363,17 @@ class World:
 
     def allows(self, space_ref, item) -> bool:
         """Whether ``item`` meets the space's ``requires`` (no requirement: always)."""
-        space = self.space(space_ref) if isinstance(space_ref, str) else None
-        if space is None:
-            raise RuleError(f"{space_ref!r} is not a space")
-        if space["req_fn"] is None:
+        found = self._requires.get(space_ref) if space_ref.__class__ is str else None
+        if found is None:
+            space = self.space(space_ref) if isinstance(space_ref, str) else None
+            if space is None:
+                raise RuleError(f"{space_ref!r} is not a space")
+            this = space_ref.split("/", 1)[0] if "/" in space_ref else space_ref
+            found = self._requires[space_ref] = (space["req_fn"], this)
+        requires, this = found
+        if requires is None:
             return True
-        this = space_ref.split("/", 1)[0] if "/" in space_ref else space_ref
-        return bool(space["req_fn"](self, {"it": item, "this": this}))
+        return bool(requires(self, {"it": item, "this": this}))
 
     def adjacent(self, ref) -> list:
         """Neighbouring locations of a board space."""
