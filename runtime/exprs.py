@@ -381,6 +381,16 @@ class _Gen:
                 return f"rt.icons({x(args[0])})"  # the rules' own list: stores copy it
             if name in ("top", "bottom") and len(args) == 1 and args[0][0] == "comp":
                 comp = args[0]
+                same = _counted_same_definition(comp)
+                if same is not None and comp[2][0] == "zone" and not self.in_source:
+                    # top(x in Z where def(x) == K): one scan of the zone from that end, K
+                    # worked out only if the zone holds anything (as the comprehension would)
+                    listed = self.fresh("l")
+                    self.in_source += 1
+                    source = self.zone_items(comp[2], env, scope)
+                    self.in_source -= 1
+                    return (f"(_first_of_definition(rt, {listed}, {x(same)}, {name == 'top'}) "
+                            f"if ({listed} := {source}) else None)")
                 if comp[4] is None and comp[3] is not None and not self.in_source:
                     # the first item from that end that passes: the scan stops there
                     return self.first_passing(comp, env, scope, top=name == "top")
@@ -651,6 +661,18 @@ def _count(rt, env, args):
     return len(items(rt, args[0]))
 
 
+def _first_of_definition(rt, source, definition, top: bool):
+    """``top(x in Z where def(x) == K)`` (``bottom`` when not ``top``): the component of
+    definition ``K`` nearest that end of the zone's list ``source``, or None; every item of
+    the zone is a step, as for any comprehension (:func:`_counted`)."""
+    source = _counted(rt, source)
+    comps = rt.comps
+    for item in (reversed(source) if top else source):
+        if comps[item]["def"] == definition:
+            return item
+    return None
+
+
 def _top(rt, env, args):
     zone = items(rt, args[0])
     return zone[-1] if zone else None
@@ -916,7 +938,7 @@ _HELPERS: dict[str, Any] = {
     "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
     "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon, "_zone_list": _zone_list,
-    "_counted": _counted, "_zone_key": _zone_key,
+    "_counted": _counted, "_zone_key": _zone_key, "_first_of_definition": _first_of_definition,
     **{name: _compare(op) for op, name in _COMPARE.items()},
     **{name: _arith(op) for op, name in _ARITH.items()},
 }
