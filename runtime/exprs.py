@@ -326,6 +326,11 @@ class _Gen:
             return f"rt.attr({x(e[1])}, {x(e[2])})"
         if op == "fn":
             args = ", ".join(x(a) for a in e[2])
+            # a pack function sees only ``you`` and ``this`` of the env it is called from
+            # (World.call_function): inside comprehensions that bind neither, the env around
+            # them says the same, and no env with the item bound need be made for it
+            if all(loop["var"] not in ("you", "this") for loop in self.loops):
+                env = self.base
             return f"rt.call_function({e[1]!r}, [{args}], {env})"
         if op == "un":
             if e[1] == "not":
