@@ -112,3 +112,20 @@ def test_the_first_choice_probe_counts_what_an_agent_takes():
     result = count(str(ROOT / "content" / "altera"), 4, "Gilded Envoy", "greedy", 3)
     assert result["found"] == 3
     assert result["took"] == result["found"]
+
+
+def test_instruction_count_children_play_both_dice_forges_and_arguments_are_checked(tmp_path):
+    """benchmarks/instructions.py: what runs under valgrind (one game of the hand-written Dice
+    Forge and one of the pack) finishes, and bad arguments get a usage error, not a
+    traceback. Valgrind itself is not needed here."""
+    script = str(ROOT / "benchmarks" / "instructions.py")
+    env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
+    for kind in ("hand", "dice_forge"):
+        out = subprocess.run([sys.executable, script, "--child", kind, "--players", "3",
+                              "--games", "1"], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0, (kind, out.stderr)
+    out = subprocess.run([sys.executable, script, "--players", "7"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "--players is 2 to 4" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
