@@ -100,13 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give both --against-python and --against-root, or neither")
     here = sys.executable
     result: dict = {"players": args.players, "games": args.games, "warm": args.warm}
-    altera_games = max(1, args.games // 2)
+    altera_games, altera_warm = max(1, args.games // 2), max(1, args.warm // 2)
     with ThreadPoolExecutor(2) as pool:
         hand = per_game(here, "hand", str(ROOT), args.players, args.warm, args.games, pool)
         engine = per_game(here, "dice_forge", str(ROOT), args.players, args.warm, args.games,
                           pool)
-        altera = per_game(here, "altera", str(ROOT), 4, max(1, args.warm // 2), altera_games,
-                          pool)
+        altera = per_game(here, "altera", str(ROOT), 4, altera_warm, altera_games, pool)
         result.update(hand_written=hand, rulewright=engine, ratio=hand / engine, altera=altera)
         if args.against_python:
             other = args.against_root
@@ -114,14 +113,14 @@ def main(argv: list[str] | None = None) -> int:
                 "root": other,
                 "rulewright": per_game(args.against_python, "dice_forge", other, args.players,
                                        args.warm, args.games, pool),
-                "altera": per_game(args.against_python, "altera", other, 4,
-                                   max(1, args.warm // 2), altera_games, pool)}
+                "altera": per_game(args.against_python, "altera", other, 4, altera_warm,
+                                   altera_games, pool)}
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     million = 1e6
     print(f"instructions per random game (valgrind --tool=callgrind), {args.games} games "
-          f"after {args.warm} (Altera: {altera_games} after {max(1, args.warm // 2)})")
+          f"after {args.warm} (Altera: {altera_games} after {altera_warm})")
     print(f"Dice Forge, {args.players} players: hand-written {hand / million:.2f} M, "
           f"rulewright {engine / million:.2f} M; hand-written / rulewright = "
           f"{result['ratio']:.3f}")

@@ -21,10 +21,6 @@ MAX_LIST = 10_000
 """No list a rule builds or stores in the game state may hold more items than this (and no
 location more occupants)."""
 
-MAX_NUMBER = 2 ** 53
-"""No number a rule stores in the game state (a value, a binding) may be larger than this in
-magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
-
 MAX_DEPTH = 200
 """Expressions nest at most this deep (the compiler's effect-text limit is far below)."""
 
@@ -162,15 +158,15 @@ def check_expr(e, depth: int = 0) -> None:
 class Scopes:
     """What a ruleset says about names, for expressions written for it: each zone's and each
     value's scope, and the constants no card modifies (``fixed``: name -> value, whole numbers
-    only), which expressions read as literals (``key`` tells rulesets that say the same apart
-    from the others)."""
+    only, whose range the ruleset's loader has checked), which expressions read as literals
+    (``key`` tells rulesets that say the same apart from the others)."""
 
     def __init__(self, zones: dict[str, str], values: dict[str, str],
                  fixed: dict[str, int] | None = None):
         self.zones = dict(zones)
         self.values = dict(values)
         self.fixed = {name: value for name, value in (fixed or {}).items()
-                      if value.__class__ is int and -MAX_NUMBER <= value <= MAX_NUMBER}
+                      if value.__class__ is int}  # so its repr is a number, nothing else
         self.key = repr((sorted(self.zones.items()), sorted(self.values.items()),
                          sorted(self.fixed.items())))
 
@@ -218,8 +214,8 @@ def expr_source(e, lazy: bool = False, scopes: Scopes | None = None) -> tuple[st
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
     (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
     a generator, one at a time (for a caller that may stop at the first)."""
-    gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed) if scopes else _Gen()
-    gen.own_row = True
+    gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed, own_row=True) if scopes \
+        else _Gen(own_row=True)
     body = gen.expr(e, "env", {})
     if lazy and e[0] == "comp":
         body = f"({body[1:-1]})"
@@ -240,14 +236,15 @@ class _Gen:
     """
 
     def __init__(self, zone_scopes: dict | None = None, value_scopes: dict | None = None,
-                 you_bound: bool = False, fixed: dict[str, int] | None = None):
+                 you_bound: bool = False, fixed: dict[str, int] | None = None,
+                 own_row: bool = False):
         self.base = "env"  # the local holding the env that names outside comprehensions read
         # known for the expressions of one ruleset: zone and value scopes; ``you_bound``: every
         # env the code sees binds ``you`` (the machine's envs for statements do)
         self.zone_scopes = zone_scopes or {}
         self.value_scopes = value_scopes or {}
         self.fixed = fixed or {}  # constants no card modifies (checked whole numbers: Scopes)
-        self.own_row = False
+        self.own_row = own_row
         """Whether ``you``'s values may be read from ``_you_row``, which the function sets up
         from its ``env`` (:func:`expr_source`); :attr:`row_used` says whether it did."""
         self.row_used = False
@@ -386,16 +383,6 @@ class _Gen:
                 return f"rt.icons({x(args[0])})"  # the rules' own list: stores copy it
             if name in ("top", "bottom") and len(args) == 1 and args[0][0] == "comp":
                 comp = args[0]
-                same = _counted_same_definition(comp)
-                if same is not None and comp[2][0] == "zone" and not self.in_source:
-                    # top(x in Z where def(x) == K): one scan of the zone from that end, K
-                    # worked out only if the zone holds anything (as the comprehension would)
-                    listed = self.fresh("l")
-                    self.in_source += 1
-                    source = self.zone_items(comp[2], env, scope)
-                    self.in_source -= 1
-                    return (f"(_first_of_definition(rt, {listed}, {x(same)}, {name == 'top'}) "
-                            f"if ({listed} := {source}) else None)")
                 if comp[4] is None and comp[3] is not None and not self.in_source:
                     # the first item from that end that passes: the scan stops there
                     return self.first_passing(comp, env, scope, top=name == "top")
@@ -666,18 +653,6 @@ def _count(rt, env, args):
     return len(items(rt, args[0]))
 
 
-def _first_of_definition(rt, source, definition, top: bool):
-    """``top(x in Z where def(x) == K)`` (``bottom`` when not ``top``): the component of
-    definition ``K`` nearest that end of the zone's list ``source``, or None; every item of
-    the zone is a step, as for any comprehension (:func:`_counted`)."""
-    source = _counted(rt, source)
-    comps = rt.comps
-    for item in (reversed(source) if top else source):
-        if comps[item]["def"] == definition:
-            return item
-    return None
-
-
 def _top(rt, env, args):
     zone = items(rt, args[0])
     return zone[-1] if zone else None
@@ -943,7 +918,7 @@ _HELPERS: dict[str, Any] = {
     "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
     "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon, "_zone_list": _zone_list,
-    "_counted": _counted, "_zone_key": _zone_key, "_first_of_definition": _first_of_definition,
+    "_counted": _counted, "_zone_key": _zone_key,
     **{name: _compare(op) for op, name in _COMPARE.items()},
     **{name: _arith(op) for op, name in _ARITH.items()},
 }

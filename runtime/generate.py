@@ -114,11 +114,14 @@ class Writer:
         self.names[name] = value
         return name
 
-    def expr(self, lowered, env: str | None = None) -> str:
+    def expr(self, lowered, env: str | None = None, scope: dict[str, str] | None = None) -> str:
         """The inline source of a (checked) lowered expression over the env ``env`` (the
-        current one, whose locals :attr:`scope` it may read, if not given)."""
+        current one, whose locals :attr:`scope` it may read, if not given); ``scope``: names
+        of ``env`` whose values are also in locals."""
         self.gen.base = env or self.env
-        return self.gen.expr(lowered, self.gen.base, dict(self.scope) if env is None else {})
+        if scope is None:
+            scope = dict(self.scope) if env is None else {}
+        return self.gen.expr(lowered, self.gen.base, scope)
 
     def you(self) -> str:
         """The source of the current env's ``you``."""

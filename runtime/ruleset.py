@@ -44,11 +44,13 @@ class Ruleset:
         for table in (self.resources, self.vars, self.tracks):
             for name, d in table.items():
                 self.value_scope[name] = d["scope"]
-        modified = {name for card in self.cards.values() for face in ("front", "back")
-                    if card.get(face) for a in card[face]["abilities"] for name in a["modifiers"]}
+        self.modified: set[str] = {
+            name for card in self.cards.values() for face in ("front", "back") if card.get(face)
+            for a in card[face]["abilities"] for name in a["modifiers"]}
+        """The constants some card's ability modifies (``World.constant`` adds them up)."""
         self.scopes = Scopes({zid: z["scope"] for zid, z in self.zones.items()},
                              self.value_scope,
-                             {k: v for k, v in self.constants.items() if k not in modified})
+                             {k: v for k, v in self.constants.items() if k not in self.modified})
         """The zones' and values' scopes and the constants no card modifies, which expressions
         written for this ruleset know."""
         self.triggers: dict[str, dict[tuple[str, str], list[int]]] = {}
@@ -125,7 +127,6 @@ class Ruleset:
         self.die_faces = {did: d["faces"] for did, d in self.dice.items()}
         self.rolls_on_entry = {key: self.zones[key.split(":", 1)[1]]["on_enter"] == "roll"
                                for key in self.zone_keys}
-        self.modified: set[str] = set()
         self.card_modifiers: dict[tuple[str, str], dict[str, int]] = {}
         self.card_code: dict[tuple[str, str], dict] = {}
         for cid, card in self.cards.items():
@@ -147,7 +148,6 @@ class Ruleset:
                     for name, delta in a["modifiers"].items():
                         totals[name] = totals.get(name, 0) + delta
                 self.card_modifiers[(cid, face)] = totals
-                self.modified.update(totals)
         for name, (low, high) in list(self.bounds.items()):
             if high.__class__ is str and high not in self.modified and high in self.constants:
                 self.bounds[name] = (low, self.constants[high])  # no card changes it

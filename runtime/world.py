@@ -26,7 +26,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import rng
-from .exprs import MAX_LIST, MAX_NUMBER, RuleError, items
+from .exprs import MAX_LIST, RuleError, items
+
+MAX_NUMBER = 2 ** 53
+"""No number a rule stores in the game state (a value, a binding) may be larger than this in
+magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
 
 
 
@@ -365,7 +369,7 @@ class World:
         """Whether ``item`` meets the space's ``requires`` (no requirement: always)."""
         found = self._requires.get(space_ref) if space_ref.__class__ is str else None
         if found is None:
-            space = self.space(space_ref) if isinstance(space_ref, str) else None
+            space = self.space(space_ref) if space_ref.__class__ is str else None
             if space is None:
                 raise RuleError(f"{space_ref!r} is not a space")
             this = space_ref.split("/", 1)[0] if "/" in space_ref else space_ref

@@ -164,16 +164,9 @@ def offer(rt, seat, candidates: list, body, var: str, env: dict) -> tuple[list, 
     says which they are. With ``body`` (a node), only candidates for which it can be carried
     out are offered (an unseen option: if it can for any behind it)."""
     comps = rt.comps
-    public = rt.rules.key_visibility
     hidden = None
     for item in candidates:
-        comp = comps.get(item) if item.__class__ is str else None
-        if comp is None:
-            continue
-        at = comp["at"]
-        if at is not None and public[at] == "public":  # what World.sees says first
-            continue
-        if not rt.sees(item, seat):
+        if item.__class__ is str and item in comps and not rt.sees(item, seat):
             hidden = True
             break
     feasible = rt.feasible_code

@@ -205,8 +205,7 @@ def _items_source(w, node, target: str) -> None:
     items = w.expr(source)
     # the filter reads the item from its local; the env with the item bound is made only
     # when the filter hands it on or reads something else of it (`you`, another name)
-    w.gen.base = inner
-    condition = w.gen.expr(where, inner, {var: item})
+    condition = w.expr(where, inner, {var: item})
     uses_env = re.search(rf"\b{inner}\b", condition) is not None
     if uses_env:
         w.line(f"{inner} = dict({w.env})")
