@@ -26,6 +26,7 @@ expression generator of ``runtime/exprs.py``.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from . import exprs
@@ -69,6 +70,10 @@ class Writer:
         a loop's item), so expressions read the local instead of the dict."""
         self.own_env = "env"
         """The local holding the env of :attr:`this` (its continuations carry it)."""
+        self.this_env = "env"
+        """A local holding an env with the same ``this`` (bound or not) as :attr:`env`: the
+        language never rebinds ``this`` inside a function, so an env made for a call or a loop
+        that nothing else reads need not exist for its ``this`` to be read."""
         self.mode = "function"
         self.embedding: list[int] = [nid]
 
@@ -131,6 +136,16 @@ class Writer:
         """A context in which statements are written over the env local ``env``, whose names
         ``scope`` are also held in locals."""
         return _EnvScope(self, env, scope or {})
+
+    def drop_unread(self, name: str, start: int, count: int) -> None:
+        """Take out the ``count`` lines from ``start`` that made the env local ``name`` if no
+        line written after them reads it (its statements used only the locals of its
+        scope): a dict built and never read is work for nothing."""
+        after = re.compile(rf"\b{name}\b")
+        if any(after.search(text) for text in self.lines[start + count:]):
+            return
+        del self.lines[start:start + count]
+        del self.line_nodes[start:start + count]
 
     # ------------------------------------------------------------------ control
 
@@ -254,7 +269,7 @@ class Writer:
         """Count ``count`` steps of work against the step budget."""
         self.line(f"rt.steps += {count}")
         with self.block("if rt.steps > rt.budget:"):
-            self.line(f"rt.over_budget({self.env})")
+            self.line(f"rt.over_budget({self.this_env})")  # it reads the env's `this` only
 
 
 class _EnvScope:

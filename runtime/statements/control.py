@@ -253,14 +253,18 @@ def invoke(w, node, nid):
     # one dict literal, its keys in the order of {'you'}, then 'this' if the caller has it,
     # then the params (a param of the same name replaces its value where it stands)
     rest = "".join(", " + v for v in values)
-    w.line(f"{inner} = ({{'you': {you}, 'this': {w.env}['this']{rest}}} if 'this' in {w.env} "
+    this = w.this_env  # the call carries `this` over
+    made = len(w.lines)
+    w.line(f"{inner} = ({{'you': {you}, 'this': {this}['this']{rest}}} if 'this' in {this} "
            f"else {{'you': {you}{rest}}})")
     w.budget_step()
     if proc["effect"] is None:
+        w.drop_unread(inner, made, 1)
         return
     if name not in w.rules.leave_targets:
         with w.with_env(inner, scope if "you" not in proc["params"] else {}):
             w.stmt(proc["effect"], by_name=True)
+        w.drop_unread(inner, made, 1)
         return
     # a `leave` may cut this call short (runtime/statements/leaving.py)
     mark, depth, left = w.fresh("mark"), w.fresh("depth"), w.fresh("left")
