@@ -265,9 +265,13 @@ class Writer:
             return "True"
         return f"_feasible[{child}](rt, {env or self.env}, {depth})"
 
-    def budget_step(self, count: str = "1") -> None:
-        """Count ``count`` steps of work against the step budget."""
+    def budget_step(self, count: str = "1", check: bool = True) -> None:
+        """Count ``count`` steps of work against the step budget; ``check``: see whether the
+        budget is spent now (a loop's round must; straight-line code may leave it to the next
+        loop round, frame or decision, as comprehensions do)."""
         self.line(f"rt.steps += {count}")
+        if not check:
+            return
         with self.block("if rt.steps > rt.budget:"):
             self.line(f"rt.over_budget({self.this_env})")  # it reads the env's `this` only
 

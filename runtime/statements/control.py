@@ -257,7 +257,9 @@ def invoke(w, node, nid):
     made = len(w.lines)
     w.line(f"{inner} = ({{'you': {you}, 'this': {this}['this']{rest}}} if 'this' in {this} "
            f"else {{'you': {you}{rest}}})")
-    w.budget_step()
+    # counted, and checked by what repeats calls: a loop's round, the agenda's frames (where
+    # calls nested deeper than MAX_CALL_DEPTH wait) or the Python stack's own limit
+    w.budget_step(check=False)
     if proc["effect"] is None:
         w.drop_unread(inner, made, 1)
         return
