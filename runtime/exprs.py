@@ -294,6 +294,8 @@ class _Gen:
         if op == "pvref":
             return f"[{x(e[1])}, {e[2]!r}]"
         if op == "zone":
+            if e[2] is None and self.zone_scopes.get(e[1]) == "global":
+                return repr("@g:" + e[1])  # a shared zone's reference depends on no one
             owner = x(e[2]) if e[2] is not None else self.you(scope)
             return f"rt.zone_key({e[1]!r}, {owner})"
         if op == "const":
@@ -366,8 +368,12 @@ class _Gen:
                         # count(x in Z where def(x) == K): the zone's count of definition K
                         zone = args[0][2]
                         self.in_source += 1
-                        owner = self.expr(zone[2], env, scope) if zone[2] is not None \
-                            else self.you(scope)
+                        if zone[2] is not None:
+                            owner = self.expr(zone[2], env, scope)
+                        elif self.zone_scopes.get(zone[1]) == "global":
+                            owner = "None"  # a shared zone belongs to no one
+                        else:
+                            owner = self.you(scope)
                         self.in_source -= 1
                         return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
                     equal = _counted_equal(args[0])

@@ -129,9 +129,11 @@ def foreach(w, node, nid):
         _items_source(w, node, source)
         with w.block(f"for {item} in {source}:"):
             w.budget_step()
-            scope = _bind(w, inner, var, item)
+            made = len(w.lines)
+            scope, lines = _bind(w, node, inner, item)
             with w.with_env(inner, scope):
                 w.stmt(body)
+            w.drop_unread(inner, made, lines)
         return
     rest, k, count = w.fresh("rest"), w.fresh("k"), w.fresh("count")
     if w.resuming:
@@ -151,11 +153,13 @@ def foreach(w, node, nid):
         w.line(f"{item} = {rest}[{k}]")
         w.line(f"{k} += 1")
         w.budget_step()
-        scope = _bind(w, inner, var, item)
+        made = len(w.lines)
+        scope, lines = _bind(w, node, inner, item)
         with w.with_env(inner, scope):
             # a secret round always comes back here, to see the round end
             then = f"{rest}[{k}:]" if secret else f"({rest}[{k}:] if {k} < {count} else None)"
             _body_then(w, body, then)
+        w.drop_unread(inner, made, lines)
     if secret:
         w.line(f"rt.end_secret({nid})")
 
@@ -176,15 +180,20 @@ def _body_then(w, body, then: str) -> None:
         w.line("_agenda.pop()")
 
 
-def _bind(w, inner: str, var: str, item: str) -> dict:
-    """A loop's env for one item; the locals it shares with the enclosing env."""
+def _bind(w, node, inner: str, item: str) -> tuple[dict, int]:
+    """A loop's env for one item: the locals it shares with the enclosing env, and how many
+    lines made it (taken out again if the body reads only locals: ``Writer.drop_unread``)."""
+    var = node["var"]
     w.line(f"{inner} = dict({w.env})")
     w.line(f"{inner}[{var!r}] = {item}")
+    scope = dict(w.scope)
+    scope[var] = item
+    if node["source"][0] == "zone":  # a zone holds components, never seats
+        return scope, 2
     with w.block(f"if {item}.__class__ is int:"):  # iterating over seats rebinds `you`
         w.line(f"{inner}['you'] = {item}")
-    scope = {k: v for k, v in w.scope.items() if k != "you"}
-    scope[var] = item
-    return scope
+    scope.pop("you", None)
+    return scope, 4
 
 
 def _items_source(w, node, target: str) -> None:
