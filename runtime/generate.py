@@ -38,6 +38,13 @@ MAX_INDENT = 14
 """Indentation levels a generated function goes to at most (Python allows 100 levels and 20
 nested blocks); a part that would go deeper is called."""
 
+FEASIBLE_DEPTH = 12
+"""Feasibility checks nested deeper than this count as feasible (running says what is wrong)."""
+
+FEASIBLE_INLINE = 4
+"""Feasibility checks of other statements written into one feasibility function at most (each
+where the function would otherwise end by calling it)."""
+
 MAX_CALL_DEPTH = 60
 """Effects reached by name (procedures, triggered abilities, track rewards, effects printed on
 cards) that may stop call each other directly this deep at most; deeper calls go through the
@@ -76,6 +83,7 @@ class Writer:
         that nothing else reads need not exist for its ``this`` to be read."""
         self.mode = "function"
         self.embedding: list[int] = [nid]
+        """The nodes whose code is being written into this function, outermost first."""
 
     @property
     def inline(self) -> bool:
@@ -264,6 +272,34 @@ class Writer:
         if child is None or self.analysis.always_feasible[child]:
             return "True"
         return f"_feasible[{child}](rt, {env or self.env}, {depth})"
+
+    def feasible_tail(self, child, env: str) -> None:
+        """End a feasibility function with whether statement ``child`` can be carried out over
+        the env local ``env``, one level deeper: its own check is written here (``env`` and
+        ``depth`` rebound, as its function would have them) rather than called, up to
+        :data:`FEASIBLE_INLINE` of them and never one already being written. Nothing of the
+        function may follow: a check that ends without a ``return`` ends the function."""
+        if child is None or self.analysis.always_feasible[child]:
+            self.line("return True")
+            return
+        node = self.rules.nodes[child]
+        template = self.code.template(node["op"])
+        if len(self.embedding) > FEASIBLE_INLINE or child in self.embedding:
+            self.line(f"return _feasible[{child}](rt, {env}, depth + 1)")
+            return
+        if env != "env":
+            self.line(f"env = {env}")
+        self.line("depth += 1")
+        with self.block(f"if depth > {FEASIBLE_DEPTH}:"):
+            self.line("return True")
+        saved = self.this
+        self.this = child
+        self.embedding.append(child)
+        try:
+            template.feasible_fn(self, node, child)
+        finally:
+            self.embedding.pop()
+            self.this = saved
 
     def budget_step(self, count: str = "1", check: bool = True) -> None:
         """Count ``count`` steps of work against the step budget; ``check``: see whether the

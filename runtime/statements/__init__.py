@@ -18,7 +18,7 @@ from typing import Callable
 from ...language import INTERNAL_STEPS, OPS
 from .. import exprs
 from ..analysis import CHECKED
-from ..generate import Writer, source_of
+from ..generate import FEASIBLE_DEPTH, Writer, source_of
 from .registry import HELPERS, INTERNAL, TEMPLATES, Internal, Template, helper, internal, statement
 
 __all__ = ["statement", "internal", "helper", "Template", "Internal", "TEMPLATES", "INTERNAL",
@@ -96,7 +96,7 @@ class NodeCode:
             if template.feasible_fn is None or self.rules.analysis.always_feasible[nid]:
                 w.line("return True")
             else:
-                with w.block("if depth > 12:"):
+                with w.block(f"if depth > {FEASIBLE_DEPTH}:"):
                     w.line("return True")
                 template.feasible_fn(w, node, nid)
             source = source_of(w, f"def feasible_node_{nid}(rt, env, depth):", None)

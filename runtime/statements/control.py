@@ -368,7 +368,7 @@ def invoke_feasible(w, node, nid):
         w.line("inner['this'] = env['this']")
     for param, arg in zip(proc["params"], node["args"]):
         w.line(f"inner[{param!r}] = {w.expr(arg, 'env')}")
-    w.line(f"return {w.feasible(proc['effect'], 'inner', 'depth + 1')}")
+    w.feasible_tail(proc["effect"], "inner")
 
 
 @repeat.feasible
