@@ -134,10 +134,13 @@ class Ruleset:
                 side = card.get(face)
                 if not side:
                     continue
+                abilities = [dict(a, where_fn=self._compiled(a["where"]),
+                                  cond_fn=self._compiled(a["condition"]))
+                             for a in side["abilities"]]
                 self.card_code[(cid, face)] = {
-                    "abilities": [dict(a, where_fn=self._compiled(a["where"]),
-                                       cond_fn=self._compiled(a["condition"]))
-                                  for a in side["abilities"]],
+                    "abilities": abilities,
+                    "activated": [(index, a) for index, a in enumerate(abilities)
+                                  if a["timing"] == "activated" and a["effect"] is not None],
                     "spaces": {s["id"]: _prepare_space(s, self._compiled) for s in side["spaces"]},
                     "needs": [(n[0], self.compile(n[1]),
                                n[2] if n[0] == "res" else self.compile(n[2]))

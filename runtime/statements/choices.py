@@ -263,11 +263,10 @@ def usable(rt, seat) -> list:
     values = [None]
     comps = rt.comps
     feasible = rt.feasible_code
+    code = rt.rules.card_code
     for comp_id, face in rt.live_cards(seat):
         comp = comps[comp_id]
-        for index, ab in enumerate(rt.rules.card_code[(comp["def"], face)]["abilities"]):
-            if ab["timing"] != "activated" or ab["effect"] is None:
-                continue
+        for index, ab in code[(comp["def"], face)]["activated"]:
             if ab["once_per_round"] and comp.get("exhausted"):
                 continue
             inner = {"you": seat, "this": comp_id}
