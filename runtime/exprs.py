@@ -294,7 +294,7 @@ class _Gen:
         if op == "pvref":
             return f"[{x(e[1])}, {e[2]!r}]"
         if op == "zone":
-            if e[2] is None and self.zone_scopes.get(e[1]) == "global":
+            if e[2] is None and self.shared(e[1]):
                 return repr("@g:" + e[1])  # a shared zone's reference depends on no one
             owner = x(e[2]) if e[2] is not None else self.you(scope)
             return f"rt.zone_key({e[1]!r}, {owner})"
@@ -370,7 +370,7 @@ class _Gen:
                         self.in_source += 1
                         if zone[2] is not None:
                             owner = self.expr(zone[2], env, scope)
-                        elif self.zone_scopes.get(zone[1]) == "global":
+                        elif self.shared(zone[1]):
                             owner = "None"  # a shared zone belongs to no one
                         else:
                             owner = self.you(scope)
@@ -432,9 +432,9 @@ class _Gen:
     def zone_items(self, e, env: str, scope: dict) -> str:
         """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
         the zone's list itself (``_items`` takes either; the comprehension only reads it)."""
-        scope_of = self.zone_scopes.get(e[1])
-        if scope_of == "global":
+        if self.shared(e[1]):
             return f"rt.zones[{'g:' + e[1]!r}]"
+        scope_of = self.zone_scopes.get(e[1])
         owner = self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
         if scope_of == "player" and e[2] is None and self.you_bound:  # the machine's envs
             return (f"rt.zones[rt.rules.seat_zones[{e[1]!r}].get({owner}) "
@@ -450,6 +450,10 @@ class _Gen:
         return (f"({props}[{name!r}] if {name!r} in ({props} := {printed}[0].get({local}) or "
                 f"{printed}[1].get(({comp} := {self.components[local]}[{local}])['def'], "
                 f"_NO_PROPS)[1 if {comp}.get('upgraded') else 0]) else rt.attr({local}, {name!r}))")
+
+    def shared(self, zone: str) -> bool:
+        """Whether ``zone`` is known to be a shared zone (one list, ``g:zone``)."""
+        return self.zone_scopes.get(zone) == "global"
 
     def you(self, scope: dict) -> str:
         """``env.get('you')`` (a comprehension over ``you`` binds it to its item)."""
@@ -505,11 +509,11 @@ class _Gen:
             loops = f"for {item} in _counted(rt, {source})"
         if loop["memos"]:
             loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
-        if re.search(rf"\b{printed}\b", f"{where} {value}"):
+        if mentions(printed, f"{where} {value}"):
             loops = f"for {printed} in ((rt.rules.static_props, rt.rules.printed),) {loops}"
-        if re.search(rf"\b{comps}\b", f"{where} {value}"):
+        if mentions(comps, f"{where} {value}"):
             loops = f"for {comps} in (rt.comps,) {loops}"
-        if re.search(rf"\b{inner}\b", f"{where} {value}"):
+        if mentions(inner, f"{where} {value}"):
             loops = (f"for {inner} in (dict({env}),) {loops} "
                      f"for _ in (_bind({inner}, {var!r}, {item}),)")
         condition = f" if {where}" if where is not None else ""
@@ -518,6 +522,12 @@ class _Gen:
         if lazy_from_top is not None:
             return f"({value} {loops}{condition})"
         return f"[{value} {loops}{condition}]"
+
+
+def mentions(name: str, source: str) -> bool:
+    """Whether generated ``source`` refers to the local ``name`` (a name of :meth:`_Gen.fresh`,
+    which no other name contains as a word)."""
+    return re.search(rf"\b{name}\b", source) is not None
 
 
 def _counted_same_definition(comp):

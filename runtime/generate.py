@@ -18,6 +18,11 @@ A template writes its node in one of three modes:
   node finishes); where the node stops, it pushes its own continuation, which its own function
   resumes later. Early exits leave the node's block, not the function.
 
+The language never rebinds ``this`` inside a function: every env made in one (a call's, a
+loop item's, a ``let``'s) has the ``this`` of the function's own ``env``. Code that reads only
+``this`` reads it there, and an env that nothing else reads is not built at all
+(:meth:`Writer.drop_unread`).
+
 So the usual path through a procedure -- calls, sequences, conditions -- runs as one Python
 function, and the agenda is touched only where the rules may really stop. Only values checked by
 ``runtime/ruleset.py`` reach the source, and only through ``repr`` (names and literals) or the
@@ -26,7 +31,6 @@ expression generator of ``runtime/exprs.py``.
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 
 from . import exprs
@@ -77,10 +81,6 @@ class Writer:
         a loop's item), so expressions read the local instead of the dict."""
         self.own_env = "env"
         """The local holding the env of :attr:`this` (its continuations carry it)."""
-        self.this_env = "env"
-        """A local holding an env with the same ``this`` (bound or not) as :attr:`env`: the
-        language never rebinds ``this`` inside a function, so an env made for a call or a loop
-        that nothing else reads need not exist for its ``this`` to be read."""
         self.mode = "function"
         self.embedding: list[int] = [nid]
         """The nodes whose code is being written into this function, outermost first."""
@@ -149,8 +149,7 @@ class Writer:
         """Take out the ``count`` lines from ``start`` that made the env local ``name`` if no
         line written after them reads it (its statements used only the locals of its
         scope): a dict built and never read is work for nothing."""
-        after = re.compile(rf"\b{name}\b")
-        if any(after.search(text) for text in self.lines[start + count:]):
+        if any(exprs.mentions(name, text) for text in self.lines[start + count:]):
             return
         del self.lines[start:start + count]
         del self.line_nodes[start:start + count]
@@ -279,14 +278,12 @@ class Writer:
         ``depth`` rebound, as its function would have them) rather than called, up to
         :data:`FEASIBLE_INLINE` of them and never one already being written. Nothing of the
         function may follow: a check that ends without a ``return`` ends the function."""
-        if child is None or self.analysis.always_feasible[child]:
-            self.line("return True")
+        call = self.feasible(child, env, "depth + 1")
+        if call == "True" or len(self.embedding) > FEASIBLE_INLINE or child in self.embedding:
+            self.line(f"return {call}")
             return
         node = self.rules.nodes[child]
         template = self.code.template(node["op"])
-        if len(self.embedding) > FEASIBLE_INLINE or child in self.embedding:
-            self.line(f"return _feasible[{child}](rt, {env}, depth + 1)")
-            return
         if env != "env":
             self.line(f"env = {env}")
         self.line("depth += 1")
@@ -309,7 +306,7 @@ class Writer:
         if not check:
             return
         with self.block("if rt.steps > rt.budget:"):
-            self.line(f"rt.over_budget({self.this_env})")  # it reads the env's `this` only
+            self.line("rt.over_budget(env)")  # it reads `this` only (the module's docstring)
 
 
 class _EnvScope:

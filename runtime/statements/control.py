@@ -7,9 +7,7 @@ or embedded in an ancestor's function for its first entry.
 
 from __future__ import annotations
 
-import re
-
-from ..exprs import RuleError
+from ..exprs import RuleError, mentions
 from ..world import check_stored, copied
 from .registry import HELPERS, helper, statement
 
@@ -130,10 +128,11 @@ def foreach(w, node, nid):
         with w.block(f"for {item} in {source}:"):
             w.budget_step()
             made = len(w.lines)
-            scope, lines = _bind(w, node, inner, item)
+            scope = _bind(w, node, inner, item)
+            built = len(w.lines) - made
             with w.with_env(inner, scope):
                 w.stmt(body)
-            w.drop_unread(inner, made, lines)
+            w.drop_unread(inner, made, built)
         return
     rest, k, count = w.fresh("rest"), w.fresh("k"), w.fresh("count")
     if w.resuming:
@@ -154,12 +153,13 @@ def foreach(w, node, nid):
         w.line(f"{k} += 1")
         w.budget_step()
         made = len(w.lines)
-        scope, lines = _bind(w, node, inner, item)
+        scope = _bind(w, node, inner, item)
+        built = len(w.lines) - made
         with w.with_env(inner, scope):
             # a secret round always comes back here, to see the round end
             then = f"{rest}[{k}:]" if secret else f"({rest}[{k}:] if {k} < {count} else None)"
             _body_then(w, body, then)
-        w.drop_unread(inner, made, lines)
+        w.drop_unread(inner, made, built)
     if secret:
         w.line(f"rt.end_secret({nid})")
 
@@ -180,20 +180,19 @@ def _body_then(w, body, then: str) -> None:
         w.line("_agenda.pop()")
 
 
-def _bind(w, node, inner: str, item: str) -> tuple[dict, int]:
-    """A loop's env for one item: the locals it shares with the enclosing env, and how many
-    lines made it (taken out again if the body reads only locals: ``Writer.drop_unread``)."""
+def _bind(w, node, inner: str, item: str) -> dict:
+    """A loop's env for one item; the locals it shares with the enclosing env."""
     var = node["var"]
     w.line(f"{inner} = dict({w.env})")
     w.line(f"{inner}[{var!r}] = {item}")
     scope = dict(w.scope)
     scope[var] = item
     if node["source"][0] == "zone":  # a zone holds components, never seats
-        return scope, 2
+        return scope
     with w.block(f"if {item}.__class__ is int:"):  # iterating over seats rebinds `you`
         w.line(f"{inner}['you'] = {item}")
     scope.pop("you", None)
-    return scope, 4
+    return scope
 
 
 def _items_source(w, node, target: str) -> None:
@@ -215,7 +214,7 @@ def _items_source(w, node, target: str) -> None:
     # the filter reads the item from its local; the env with the item bound is made only
     # when the filter hands it on or reads something else of it (`you`, another name)
     condition = w.expr(where, inner, {var: item})
-    uses_env = re.search(rf"\b{inner}\b", condition) is not None
+    uses_env = mentions(inner, condition)
     if uses_env:
         w.line(f"{inner} = dict({w.env})")
     with w.block(f"for {item} in _items(rt, {items}):"):
@@ -262,9 +261,8 @@ def invoke(w, node, nid):
     # one dict literal, its keys in the order of {'you'}, then 'this' if the caller has it,
     # then the params (a param of the same name replaces its value where it stands)
     rest = "".join(", " + v for v in values)
-    this = w.this_env  # the call carries `this` over
-    made = len(w.lines)
-    w.line(f"{inner} = ({{'you': {you}, 'this': {this}['this']{rest}}} if 'this' in {this} "
+    made = len(w.lines)  # the call carries over `this`, the function's own (runtime/generate.py)
+    w.line(f"{inner} = ({{'you': {you}, 'this': env['this']{rest}}} if 'this' in env "
            f"else {{'you': {you}{rest}}})")
     # counted, and checked by what repeats calls: a loop's round, the agenda's frames (where
     # calls nested deeper than MAX_CALL_DEPTH wait) or the Python stack's own limit
