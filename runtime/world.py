@@ -59,6 +59,8 @@ class World:
         self._spaces: dict[str, dict | None] = {}
         self._requires: dict[str, tuple] = {}
         """Per space reference: its ``requires`` (None: anything) and what ``this`` is in it."""
+        self._printed_spaces: dict[str, list] = {}
+        """Per card: the references of the spaces the side it shows prints."""
         self._definitions: dict[str, dict[str, int]] = {}
 
     def cards_changed(self) -> None:
@@ -69,6 +71,7 @@ class World:
         self._modifiers.clear()
         self._spaces.clear()
         self._requires.clear()
+        self._printed_spaces.clear()
 
     def over_budget(self, env) -> None:
         """The step budget ran out while reading the state (a runaway comprehension)."""
@@ -91,7 +94,17 @@ class World:
 
     def set_value(self, who, name: str, value) -> None:
         """Assign a resource, track or var, within its bounds."""
-        scope = self.rules.value_scope.get(name)
+        rules = self.rules
+        scope = rules.value_scope.get(name)
+        if value.__class__ is int and scope == "player" and who.__class__ is int \
+                and 0 <= who < self.n:  # the common case: a number for a seat
+            bounds = rules.bounds.get(name)
+            if bounds is not None:
+                value = self.clamp(value, bounds, who)
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                check_stored(value, name)
+            self.seat_values[who][name] = value
+            return
         if scope is None:
             raise RuleError(f"'{name}' is not a resource, track or var")
         if value.__class__ is bool:
@@ -360,10 +373,14 @@ class World:
         """The spaces printed on a card (every board space for ``none``)."""
         if item is None:
             return sorted(self.rules.board_spaces)
-        comp = self.comps.get(item) if item.__class__ is str else None
-        if comp is None or comp["kind"] != "card":
-            return []
-        return [f"{item}/{s['id']}" for s in self.card_side(item)["spaces"]]
+        refs = self._printed_spaces.get(item) if item.__class__ is str else None
+        if refs is None:
+            comp = self.comps.get(item) if item.__class__ is str else None
+            if comp is None or comp["kind"] != "card":
+                return []
+            refs = self._printed_spaces[item] = [f"{item}/{s['id']}"
+                                                 for s in self.card_side(item)["spaces"]]
+        return list(refs)  # the caller's own list
 
     def allows(self, space_ref, item) -> bool:
         """Whether ``item`` meets the space's ``requires`` (no requirement: always)."""
