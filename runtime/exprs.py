@@ -346,10 +346,10 @@ class _Gen:
             if opname in ("==", "!="):
                 return f"({left} {opname} {right})"
             if opname in _COMPARE:
-                return self.on_numbers(opname, left, right, _COMPARE[opname])
+                return self.on_numbers(opname, left, right, _COMPARE[opname], e[2], e[3])
             if opname in _ARITH:
                 if opname in ("+", "-", "*"):
-                    return self.on_numbers(opname, left, right, _ARITH[opname])
+                    return self.on_numbers(opname, left, right, _ARITH[opname], e[2], e[3])
                 return f"{_ARITH[opname]}({left}, {right})"
             return f"_unknown_operator({opname!r})"
         if op == "call":
@@ -416,15 +416,26 @@ class _Gen:
             return self.comprehension(e, env, scope)
         raise RuleError(f"unknown expression form {op!r}")
 
-    def on_numbers(self, opname: str, left: str, right: str, general: str) -> str:
+    def on_numbers(self, opname: str, left: str, right: str, general: str,
+                   left_e=None, right_e=None) -> str:
         """``left OP right`` done by Python itself when both are whole numbers (the common
-        case), else by the checking helper, each side evaluated once."""
+        case), else by the checking helper, each side evaluated once, left first. A side
+        that is a whole number whatever the state (written as one, or a count: ``left_e``
+        and ``right_e`` are the lowered sides) is not tested."""
         if self.in_source:
             return f"{general}({left}, {right})"
+        left_constant = _WHOLE_TEXT.fullmatch(left)
+        right_constant = _WHOLE_TEXT.fullmatch(right)
+        if (left_constant or _is_count(left_e)) and (right_constant or _is_count(right_e)):
+            return f"({left} {opname} {right})"
         a = self.fresh("a")
-        if re.fullmatch(r"-?\d+", right):
+        if right_constant:
             return f"({a} {opname} {right} if ({a} := {left}).__class__ is int " \
                    f"else {general}({a}, {right}))"
+        if left_constant:  # nothing to evaluate before the right side
+            b = self.fresh("b")
+            return f"({left} {opname} {b} if ({b} := {right}).__class__ is int " \
+                   f"else {general}({left}, {b}))"
         b = self.fresh("b")
         return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
                 f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
@@ -528,6 +539,18 @@ def mentions(name: str, source: str) -> bool:
     """Whether generated ``source`` refers to the local ``name`` (a name of :meth:`_Gen.fresh`,
     which no other name contains as a word)."""
     return re.search(rf"\b{name}\b", source) is not None
+
+
+_WHOLE_TEXT = re.compile(r"-?\d+|rt\.n")
+"""Generated text that is a whole number whatever the state: a literal (a constant no card
+modifies is written as one, and so is a procedure's param given one) or the number of
+players."""
+
+
+def _is_count(e) -> bool:
+    """Whether lowered expression ``e`` is ``count``/``size`` of one collection: a length,
+    always a whole number."""
+    return e is not None and e[0] == "call" and e[1] in ("count", "size") and len(e[2]) == 1
 
 
 def _counted_same_definition(comp):

@@ -7,9 +7,13 @@ or embedded in an ancestor's function for its first entry.
 
 from __future__ import annotations
 
+import re
+
 from ..exprs import RuleError, mentions
 from ..world import check_stored, copied
 from .registry import HELPERS, helper, statement
+
+_WHOLE_NUMBER = re.compile(r"-?\d+")
 
 
 class GameEnded(Exception):
@@ -254,9 +258,14 @@ def invoke(w, node, nid):
     scope = {"you": you}
     values = []
     for param, arg in zip(proc["params"], args):
-        local = scope[param] = w.fresh("v")
-        w.line(f"{local} = {w.expr(arg)}")
-        values.append(f"{param!r}: {local}")
+        value = w.expr(arg)
+        if _WHOLE_NUMBER.fullmatch(value):  # a literal is read where the param is
+            scope[param] = value
+        else:
+            local = scope[param] = w.fresh("v")
+            w.line(f"{local} = {value}")
+            value = local
+        values.append(f"{param!r}: {value}")
     w.line(f"{you} = {w.you()}")
     # one dict literal, its keys in the order of {'you'}, then 'this' if the caller has it,
     # then the params (a param of the same name replaces its value where it stands)

@@ -296,6 +296,22 @@ def test_a_function_is_computed_inside_expressions(tmp_path):
     assert value(state, 0, "points") == 4
 
 
+def test_arithmetic_on_literals_counts_and_literal_params(tmp_path):
+    # sides known to be whole numbers (a literal, a count, the number of players, a param
+    # given a literal) are computed without the number test; anything else still is tested
+    procedures = {"scaled": {"params": ["m"], "effect": "gain m * count(p in players) points"}}
+    main = ("gain 2 * 15 - num_players() coin; scaled(3); "
+            "if count(p in players) + 1 > num_players(): gain 100 points")
+    state = new_game(tmp_path, main, players=2, procedures=procedures)
+    assert value(state, 0, "coin") == 28
+    assert value(state, 0, "points") == 106
+
+
+def test_arithmetic_on_a_list_beside_a_literal_is_refused(tmp_path):
+    with pytest.raises(EngineError, match="cannot compute"):
+        new_game(tmp_path, "let l = [1, 2]; gain 2 * l coin")
+
+
 def test_step_table_lookup_takes_the_largest_position_not_above(tmp_path):
     rules = {"constants": [{"id": "price", "source": "illustrative",
                             "table": {"3": 6, "5": 4, "8": 2}}]}
