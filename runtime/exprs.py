@@ -367,14 +367,19 @@ class _Gen:
                     if same is not None and args[0][2][0] == "zone":
                         # count(x in Z where def(x) == K): the zone's count of definition K
                         zone = args[0][2]
+                        if self.shared(zone[1]):
+                            return f"rt.count_in({'g:' + zone[1]!r}, {x(same)})"
                         self.in_source += 1
                         if zone[2] is not None:
                             owner = self.expr(zone[2], env, scope)
-                        elif self.shared(zone[1]):
-                            owner = "None"  # a shared zone belongs to no one
                         else:
                             owner = self.you(scope)
                         self.in_source -= 1
+                        if zone[2] is None and self.you_bound \
+                                and self.zone_scopes.get(zone[1]) == "player":
+                            # ``you`` is a seat in the machine's envs: its zone's key directly
+                            return (f"rt.count_in(rt.rules.seat_zones[{zone[1]!r}].get({owner}) "
+                                    f"or _zone_key(rt, {zone[1]!r}, {owner}), {x(same)})")
                         return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
                     equal = _counted_equal(args[0])
                     if equal is not None:  # count(i in S where i == K): list.count

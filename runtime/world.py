@@ -659,14 +659,18 @@ class World:
 
     def count_definition(self, zone: str, owner, definition) -> int:
         """How many components of ``definition`` zone ``zone`` (of ``owner``, for a player
-        zone) holds: ``count(x in Z where def(x) == K)``, kept up to date as components move
-        instead of counted again."""
+        zone) holds: ``count(x in Z where def(x) == K)``."""
         keys = self.rules.zone_lists.get(zone)
         key = keys if keys.__class__ is str else None
         if key is None and keys is not None and owner.__class__ is int and 0 <= owner < len(keys):
             key = keys[owner]
         if key is None:
             key = self.zone_arg(self.zone_key(zone, owner))
+        return self.count_in(key, definition)
+
+    def count_in(self, key: str, definition) -> int:
+        """:meth:`count_definition` by the zone's key in the state: kept up to date as
+        components move (:meth:`_moved`) instead of counted again."""
         counts = self._definitions.get(key)
         if counts is None:
             counts = self._definitions[key] = {}
