@@ -124,8 +124,14 @@ def chooseitem(w, node, nid):
     candidates = ["comp", var, node["source"], node["where"], None]
     listed, unseen, inner = w.fresh("items"), w.fresh("unseen"), w.fresh("inner")
     check = "None" if w.analysis.always_feasible[body] else str(body)
-    w.line(f"{listed}, {unseen} = _offer(rt, {w.you()}, {w.expr(candidates)}, {check}, "
-           f"{var!r}, {w.env})")
+    source = node["source"]
+    if source[0] == "zone" and w.rules.zones.get(source[1], {}).get("visibility") == "public":
+        # every seat sees which components a public zone holds: none is offered unseen
+        w.line(f"{listed}, {unseen} = _doable(rt, rt.distinct({w.expr(candidates)}), "
+               f"{check}, {var!r}, {w.env}), None")
+    else:
+        w.line(f"{listed}, {unseen} = _offer(rt, {w.you()}, {w.expr(candidates)}, {check}, "
+               f"{var!r}, {w.env})")
     if not optional:
         with w.block(f"if len({listed}) == 1:"):
             w.line(f"{inner} = dict({w.env})")
@@ -169,18 +175,8 @@ def offer(rt, seat, candidates: list, body, var: str, env: dict) -> tuple[list, 
         if item.__class__ is str and item in comps and not rt.sees(item, seat):
             hidden = True
             break
-    feasible = rt.feasible_code
     if hidden is None:
-        listed = rt.distinct(candidates)
-        if body is not None:
-            inner = dict(env)
-            ok = []
-            for item in listed:
-                inner[var] = item
-                if feasible[body](rt, inner, 0):
-                    ok.append(item)
-            listed = ok
-        return listed, None
+        return doable(rt, rt.distinct(candidates), body, var, env), None
     seen, unseen = [], {}
     for item in candidates:
         if item.__class__ is str and item in comps and not rt.sees(item, seat):
@@ -189,29 +185,31 @@ def offer(rt, seat, candidates: list, body, var: str, env: dict) -> tuple[list, 
             unseen.setdefault(json.dumps(option, sort_keys=True), (option, []))[1].append(item)
         else:
             seen.append(item)
-    listed = rt.distinct(seen)
-    inner = dict(env)
-    if body is not None:
-        ok = []
-        for item in listed:
-            inner[var] = item
-            if feasible[body](rt, inner, 0):
-                ok.append(item)
-        listed = ok
+    listed = doable(rt, rt.distinct(seen), body, var, env)
     members = {}
     for key in sorted(unseen):  # by what they show, never by which they are
         option, behind = unseen[key]
-        if body is not None:
-            doable = []
-            for item in behind:
-                inner[var] = item
-                if feasible[body](rt, inner, 0):
-                    doable.append(item)
-            behind = doable
+        behind = doable(rt, behind, body, var, env)
         if behind:
             members[key] = behind
             listed.append(option)
     return listed, members
+
+
+@helper
+def doable(rt, candidates: list, body, var: str, env: dict) -> list:
+    """The candidates for which node ``body`` can be carried out with ``var`` bound to them
+    (all of them when ``body`` is None: it always can)."""
+    if body is None:
+        return candidates
+    feasible = rt.feasible_code[body]
+    inner = dict(env)
+    ok = []
+    for item in candidates:
+        inner[var] = item
+        if feasible(rt, inner, 0):
+            ok.append(item)
+    return ok
 
 
 @helper
