@@ -125,8 +125,11 @@ def chooseitem(w, node, nid):
     listed, unseen, inner = w.fresh("items"), w.fresh("unseen"), w.fresh("inner")
     check = "None" if w.analysis.always_feasible[body] else str(body)
     source = node["source"]
-    if source[0] == "zone" and w.rules.zones.get(source[1], {}).get("visibility") == "public":
-        # every seat sees which components a public zone holds: none is offered unseen
+    zone = w.rules.zones.get(source[1]) if source[0] == "zone" else None
+    if zone is not None and (zone["visibility"] == "public"
+                             or (zone["scope"] == "player" and source[2] is None)):
+        # every seat sees what a public zone holds, and a player what their own zones hold
+        # (World.sees): none of these candidates is offered unseen
         w.line(f"{listed}, {unseen} = _doable(rt, rt.distinct({w.expr(candidates)}), "
                f"{check}, {var!r}, {w.env}), None")
     else:
