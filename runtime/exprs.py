@@ -342,7 +342,7 @@ class _Gen:
             if opname == "or":
                 return f"(True if {left} or {right} else False)"
             if opname == "in":
-                return f"({left} in _items(rt, {right}))"
+                return f"({left} in {self.as_list(right)})"
             if opname in ("==", "!="):
                 return f"({left} {opname} {right})"
             if opname in _COMPARE:
@@ -389,7 +389,7 @@ class _Gen:
                         self.in_source -= 1
                         return f"_counted(rt, {source}).count({x(equal)})"
                     return f"len({x(args[0])})"
-                return f"len(_items(rt, {x(args[0])}))"
+                return f"len({self.as_list(x(args[0]))})"
             if name == "icons" and len(args) == 1:
                 return f"rt.icons({x(args[0])})"  # the rules' own list: stores copy it
             if name in ("top", "bottom") and len(args) == 1 and args[0][0] == "comp":
@@ -466,6 +466,14 @@ class _Gen:
         return (f"({props}[{name!r}] if {name!r} in ({props} := {printed}[0].get({local}) or "
                 f"{printed}[1].get(({comp} := {self.components[local]}[{local}])['def'], "
                 f"_NO_PROPS)[1 if {comp}.get('upgraded') else 0]) else rt.attr({local}, {name!r}))")
+
+    def as_list(self, value: str) -> str:
+        """``items(value)`` (:func:`items`) without a call when the value is a list already,
+        as it most often is."""
+        if self.in_source:  # no assignment in a comprehension's source
+            return f"_items(rt, {value})"
+        listed = self.fresh("l")
+        return f"({listed} if ({listed} := {value}).__class__ is list else _items(rt, {listed}))"
 
     def shared(self, zone: str) -> bool:
         """Whether ``zone`` is known to be a shared zone (one list, ``g:zone``)."""

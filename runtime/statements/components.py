@@ -68,7 +68,7 @@ def shuffle_stmt(w, node, nid):
 def roll_stmt(w, node, nid):
     """``roll X``: each die of X shows a random face."""
     item = w.fresh("d")
-    with w.block(f"for {item} in _items(rt, {w.expr(node['item'])}):"):
+    with w.block(f"for {item} in {w.gen.as_list(w.expr(node['item']))}:"):
         w.line(f"rt.roll({item})")
 
 

@@ -221,7 +221,7 @@ def _items_source(w, node, target: str) -> None:
     uses_env = mentions(inner, condition)
     if uses_env:
         w.line(f"{inner} = dict({w.env})")
-    with w.block(f"for {item} in _items(rt, {items}):"):
+    with w.block(f"for {item} in {w.gen.as_list(items)}:"):
         if uses_env:
             w.line(f"{inner}[{var!r}] = {item}")
             w.line(f"{inner}['you'] = {item} if {item}.__class__ is int else {w.env}.get('you')")

@@ -312,6 +312,18 @@ def test_arithmetic_on_a_list_beside_a_literal_is_refused(tmp_path):
         new_game(tmp_path, "let l = [1, 2]; gain 2 * l coin")
 
 
+def test_membership_and_counts_of_lists_zones_and_single_items(tmp_path):
+    # `in` and count() read a list in place, a zone by its components, one value as a
+    # one-item list, also where the collection is itself the source of a comprehension
+    main = ("let l = [1, 2, 2]; "
+            "if 2 in l and not (3 in l): gain 1 points; "
+            "gain count(l) coin; gain count(5) coin; "
+            "gain count(x in [2 in l, 7 in l] where x) points")
+    state = new_game(tmp_path, main)
+    assert value(state, 0, "points") == 2
+    assert value(state, 0, "coin") == 4
+
+
 def test_step_table_lookup_takes_the_largest_position_not_above(tmp_path):
     rules = {"constants": [{"id": "price", "source": "illustrative",
                             "table": {"3": 6, "5": 4, "8": 2}}]}
