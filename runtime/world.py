@@ -94,17 +94,7 @@ class World:
 
     def set_value(self, who, name: str, value) -> None:
         """Assign a resource, track or var, within its bounds."""
-        rules = self.rules
-        scope = rules.value_scope.get(name)
-        if value.__class__ is int and scope == "player" and who.__class__ is int \
-                and 0 <= who < self.n:  # the common case: a number for a seat
-            bounds = rules.bounds.get(name)
-            if bounds is not None:
-                value = self.clamp(value, bounds, who)
-            if not -MAX_NUMBER <= value <= MAX_NUMBER:
-                check_stored(value, name)
-            self.seat_values[who][name] = value
-            return
+        scope = self.rules.value_scope.get(name)
         if scope is None:
             raise RuleError(f"'{name}' is not a resource, track or var")
         if value.__class__ is bool:
