@@ -367,19 +367,17 @@ class _Gen:
                     if same is not None and args[0][2][0] == "zone":
                         # count(x in Z where def(x) == K): the zone's count of definition K
                         zone = args[0][2]
-                        if self.shared(zone[1]):
-                            return f"rt.count_in({'g:' + zone[1]!r}, {x(same)})"
                         self.in_source += 1
-                        if zone[2] is not None:
+                        if self.shared(zone[1]):
+                            owner = None
+                        elif zone[2] is not None:
                             owner = self.expr(zone[2], env, scope)
                         else:
                             owner = self.you(scope)
                         self.in_source -= 1
-                        if zone[2] is None and self.you_bound \
-                                and self.zone_scopes.get(zone[1]) == "player":
-                            # ``you`` is a seat in the machine's envs: its zone's key directly
-                            return (f"rt.count_in(rt.rules.seat_zones[{zone[1]!r}].get({owner}) "
-                                    f"or _zone_key(rt, {zone[1]!r}, {owner}), {x(same)})")
+                        key = self.zone_key(zone, owner)
+                        if key is not None:
+                            return f"rt.count_in({key}, {x(same)})"
                         return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
                     equal = _counted_equal(args[0])
                     if equal is not None:  # count(i in S where i == K): list.count
@@ -422,15 +420,14 @@ class _Gen:
         raise RuleError(f"unknown expression form {op!r}")
 
     def on_numbers(self, opname: str, left: str, right: str, general: str,
-                   left_e=None, right_e=None) -> str:
+                   left_e, right_e) -> str:
         """``left OP right`` done by Python itself when both are whole numbers (the common
         case), else by the checking helper, each side evaluated once, left first. A side
         that is a whole number whatever the state (written as one, or a count: ``left_e``
         and ``right_e`` are the lowered sides) is not tested."""
         if self.in_source:
             return f"{general}({left}, {right})"
-        left_constant = _WHOLE_TEXT.fullmatch(left)
-        right_constant = _WHOLE_TEXT.fullmatch(right)
+        left_constant, right_constant = whole_text(left), whole_text(right)
         if (left_constant or _is_count(left_e)) and (right_constant or _is_count(right_e)):
             return f"({left} {opname} {right})"
         a = self.fresh("a")
@@ -448,14 +445,22 @@ class _Gen:
     def zone_items(self, e, env: str, scope: dict) -> str:
         """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
         the zone's list itself (``_items`` takes either; the comprehension only reads it)."""
+        owner = None if self.shared(e[1]) else \
+            self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
+        key = self.zone_key(e, owner)
+        return f"rt.zones[{key}]" if key is not None else f"_zone_list(rt, {e[1]!r}, {owner})"
+
+    def zone_key(self, e, owner: str | None) -> str | None:
+        """The source of the state's key of zone ``e`` (a ``zone`` expression, ``owner`` the
+        source of its owner) where it is known without asking ``World``: a shared zone's, or
+        ``you``'s own zone in the machine's envs (where ``you`` is a seat; an ``or`` of two
+        look-ups, to be put in a subscript or an argument); else None."""
         if self.shared(e[1]):
-            return f"rt.zones[{'g:' + e[1]!r}]"
-        scope_of = self.zone_scopes.get(e[1])
-        owner = self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
-        if scope_of == "player" and e[2] is None and self.you_bound:  # the machine's envs
-            return (f"rt.zones[rt.rules.seat_zones[{e[1]!r}].get({owner}) "
-                    f"or _zone_key(rt, {e[1]!r}, {owner})]")
-        return f"_zone_list(rt, {e[1]!r}, {owner})"
+            return repr("g:" + e[1])
+        if e[2] is None and self.you_bound and self.zone_scopes.get(e[1]) == "player":
+            return (f"rt.rules.seat_zones[{e[1]!r}].get({owner}) "
+                    f"or _zone_key(rt, {e[1]!r}, {owner})")
+        return None
 
     def component_attr(self, local: str, name: str) -> str:
         """``item.name`` of a component in a loop over a zone: the printed props of the side
@@ -555,9 +560,13 @@ def mentions(name: str, source: str) -> bool:
 
 
 _WHOLE_TEXT = re.compile(r"-?\d+|rt\.n")
-"""Generated text that is a whole number whatever the state: a literal (a constant no card
-modifies is written as one, and so is a procedure's param given one) or the number of
-players."""
+
+
+def whole_text(source: str) -> bool:
+    """Whether generated ``source`` is a whole number whatever the state: a literal (a
+    constant no card modifies is written as one, and so is a procedure's param given one)
+    or the number of players."""
+    return _WHOLE_TEXT.fullmatch(source) is not None
 
 
 def _is_count(e) -> bool:

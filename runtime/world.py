@@ -363,9 +363,11 @@ class World:
         """The spaces printed on a card (every board space for ``none``)."""
         if item is None:
             return sorted(self.rules.board_spaces)
-        refs = self._printed_spaces.get(item) if item.__class__ is str else None
+        if item.__class__ is not str:
+            return []
+        refs = self._printed_spaces.get(item)
         if refs is None:
-            comp = self.comps.get(item) if item.__class__ is str else None
+            comp = self.comps.get(item)
             if comp is None or comp["kind"] != "card":
                 return []
             refs = self._printed_spaces[item] = [f"{item}/{s['id']}"
@@ -609,6 +611,12 @@ class World:
         if self.rules.key_visibility[at] == "public":
             return True
         return at.split(":", 1)[0] == str(seat)
+
+    @staticmethod
+    def all_seen(zone: dict, own: bool) -> bool:
+        """Whether a seat can tell every component of zone ``zone`` (its declaration) by
+        :meth:`sees`: a public zone's, or of one of its own zones (``own``)."""
+        return zone["visibility"] == "public" or (own and zone["scope"] == "player")
 
     def back_of(self, comp_id: str) -> dict:
         """What every seat sees of a component it cannot tell: the props printed on its back

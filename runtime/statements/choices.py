@@ -14,6 +14,7 @@ import json
 
 from .. import rng
 from ..exprs import RuleError
+from ..world import World
 from .registry import helper, statement
 
 
@@ -126,10 +127,8 @@ def chooseitem(w, node, nid):
     check = "None" if w.analysis.always_feasible[body] else str(body)
     source = node["source"]
     zone = w.rules.zones.get(source[1]) if source[0] == "zone" else None
-    if zone is not None and (zone["visibility"] == "public"
-                             or (zone["scope"] == "player" and source[2] is None)):
-        # every seat sees what a public zone holds, and a player what their own zones hold
-        # (World.sees): none of these candidates is offered unseen
+    if zone is not None and World.all_seen(zone, own=source[2] is None):
+        # the chooser can tell every candidate apart: none is offered unseen
         w.line(f"{listed}, {unseen} = _doable(rt, rt.distinct({w.expr(candidates)}), "
                f"{check}, {var!r}, {w.env}), None")
     else:

@@ -7,13 +7,9 @@ or embedded in an ancestor's function for its first entry.
 
 from __future__ import annotations
 
-import re
-
-from ..exprs import RuleError, mentions
+from ..exprs import RuleError, mentions, whole_text
 from ..world import check_stored, copied
 from .registry import HELPERS, helper, statement
-
-_WHOLE_NUMBER = re.compile(r"-?\d+")
 
 
 class GameEnded(Exception):
@@ -259,7 +255,7 @@ def invoke(w, node, nid):
     values = []
     for param, arg in zip(proc["params"], args):
         value = w.expr(arg)
-        if _WHOLE_NUMBER.fullmatch(value):  # a literal is read where the param is
+        if whole_text(value):  # a literal is read where the param is
             scope[param] = value
         else:
             local = scope[param] = w.fresh("v")
