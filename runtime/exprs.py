@@ -162,13 +162,21 @@ class Scopes:
     (``key`` tells rulesets that say the same apart from the others)."""
 
     def __init__(self, zones: dict[str, str], values: dict[str, str],
-                 fixed: dict[str, int] | None = None):
+                 fixed: dict[str, int] | None = None,
+                 functions: dict[str, tuple[list, list]] | None = None):
         self.zones = dict(zones)
         self.values = dict(values)
         self.fixed = {name: value for name, value in (fixed or {}).items()
                       if value.__class__ is int}  # so its repr is a number, nothing else
+        self.functions = {}
+        """The pack functions whose value may be written into the expressions that call them
+        (:meth:`_Gen.inline_call`): name -> (params, lowered value), each checked here."""
+        for name, (params, value) in (functions or {}).items():
+            check_expr(value)
+            if params.__class__ is list and all(p.__class__ is str for p in params):
+                self.functions[name] = (list(params), value)
         self.key = repr((sorted(self.zones.items()), sorted(self.values.items()),
-                         sorted(self.fixed.items())))
+                         sorted(self.fixed.items()), sorted(self.functions.items())))
 
 
 def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
@@ -201,6 +209,11 @@ def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
 _CACHE: dict[str, Fn] = {}
 _SOURCES: list[str] = []
 CACHE_SIZE = 50_000
+MAX_INLINE = 3
+"""Pack functions written into each other in place at most this deep (then called)."""
+MAX_INLINE_DEPTH = 16
+"""A pack function is written in place only if its value nests at most this deep (the
+generated source stays within what Python compiles)."""
 """Compiled expressions kept at most (functions depend on the expression only)."""
 
 
@@ -214,8 +227,8 @@ def expr_source(e, lazy: bool = False, scopes: Scopes | None = None) -> tuple[st
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
     (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
     a generator, one at a time (for a caller that may stop at the first)."""
-    gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed, own_row=True) if scopes \
-        else _Gen(own_row=True)
+    gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed, own_row=True,
+               functions=scopes.functions) if scopes else _Gen(own_row=True)
     body = gen.expr(e, "env", {})
     if lazy and e[0] == "comp":
         body = f"({body[1:-1]})"
@@ -237,13 +250,15 @@ class _Gen:
 
     def __init__(self, zone_scopes: dict | None = None, value_scopes: dict | None = None,
                  you_bound: bool = False, fixed: dict[str, int] | None = None,
-                 own_row: bool = False):
+                 own_row: bool = False, functions: dict | None = None):
         self.base = "env"  # the local holding the env that names outside comprehensions read
         # known for the expressions of one ruleset: zone and value scopes; ``you_bound``: every
         # env the code sees binds ``you`` (the machine's envs for statements do)
         self.zone_scopes = zone_scopes or {}
         self.value_scopes = value_scopes or {}
         self.fixed = fixed or {}  # constants no card modifies (checked whole numbers: Scopes)
+        self.functions = functions or {}  # pack functions to write in place (Scopes.functions)
+        self.inlining: list[str] = []  # the pack functions being written in place, outermost first
         self.own_row = own_row
         """Whether ``you``'s values may be read from ``_you_row``, which the function sets up
         from its ``env`` (:func:`expr_source`); :attr:`row_used` says whether it did."""
@@ -330,6 +345,9 @@ class _Gen:
             # them says the same, and no env with the item bound need be made for it
             if all(loop["var"] not in ("you", "this") for loop in self.loops):
                 env = self.base
+                inline = self.inline_call(e, env, scope)
+                if inline is not None:
+                    return inline
             return f"rt.call_function({e[1]!r}, [{args}], {env})"
         if op == "un":
             if e[1] == "not":
@@ -428,6 +446,10 @@ class _Gen:
         if self.in_source:
             return f"{general}({left}, {right})"
         left_constant, right_constant = whole_text(left), whole_text(right)
+        if opname in _FOLDED and _NUMBER_TEXT.fullmatch(left) and _NUMBER_TEXT.fullmatch(right):
+            folded = _FOLDED[opname](int(left), int(right))  # what Python would work out
+            if abs(folded) <= MAX_FOLDED:
+                return repr(folded)
         if (left_constant or _is_count(left_e)) and (right_constant or _is_count(right_e)):
             return f"({left} {opname} {right})"
         a = self.fresh("a")
@@ -441,6 +463,45 @@ class _Gen:
         b = self.fresh("b")
         return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
                 f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
+
+    def inline_call(self, e, env: str, scope: dict) -> str | None:
+        """A pack function's value written where it is called (``hammer_room()``), saving
+        :meth:`World.call_function`'s call, its env and the callee's own prologue; None where
+        it cannot be said the same way. The callee sees ``you`` and ``this`` of the env it is
+        called from and its params bound to the arguments, evaluated first, left to right
+        (each held in a local); it names nothing else (else it is called). A function is not
+        written into itself, and at most :data:`MAX_INLINE` deep."""
+        name, args = e[1], e[2]
+        function = self.functions.get(name)
+        if function is None or self.in_source or name in self.inlining \
+                or len(self.inlining) >= MAX_INLINE:
+            return None
+        params, value = function
+        if len(params) != len(args) or len(set(params)) != len(params) \
+                or _depth(value) > MAX_INLINE_DEPTH \
+                or not _free_names(value) <= set(params) | {"you", "this"} \
+                or {"you", "this"} & set(params):
+            return None
+        inner: dict[str, str] = {k: scope[k] for k in ("you", "this") if k in scope}
+        binds = []
+        if not self.you_bound and "you" not in inner and _reads(value, "you"):
+            # the callee's ``you`` is ``env.get('you')``: none when the env binds no one
+            inner["you"] = self.fresh("f")
+            binds.append(f"(({inner['you']} := {env}.get('you')) or True)")
+        for param, arg in zip(params, args):
+            local = self.fresh("f")
+            binds.append(f"(({local} := {self.expr(arg, env, scope)}) or True)")
+            inner[param] = local
+        loops, self.loops = self.loops, []  # the callee's parts are not the caller's loop's
+        self.inlining.append(name)
+        try:
+            body = self.expr(value, env, inner)
+        finally:
+            self.inlining.pop()
+            self.loops = loops
+        if not binds:
+            return f"({body})"
+        return f"({body} if {' and '.join(binds)} else None)"
 
     def zone_items(self, e, env: str, scope: dict) -> str:
         """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
@@ -560,6 +621,10 @@ def mentions(name: str, source: str) -> bool:
 
 
 _WHOLE_TEXT = re.compile(r"-?\d+|rt\.n")
+_NUMBER_TEXT = re.compile(r"-?\d+")
+_FOLDED = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
+"""Arithmetic on two literal numbers, done when the code is written: ``2 * hammer_lap``."""
+MAX_FOLDED = 10 ** 15
 
 
 def whole_text(source: str) -> bool:
@@ -639,6 +704,28 @@ def _reads(e, var: str) -> bool:
             return True
         return e[1] != var and any(_reads(part, var) for part in e[3:])
     return any(_reads(part, var) for part in e)
+
+
+def _free_names(e, bound: frozenset = frozenset()) -> set[str]:
+    """The env names lowered expression ``e`` reads that no comprehension inside it binds."""
+    if not isinstance(e, list) or not e:
+        return set()
+    op = e[0]
+    if op == "env":
+        return set() if e[1] in bound else {e[1]}
+    if op == "lit":
+        return set()
+    if op == "comp":
+        inner = bound | {e[1]}
+        return _free_names(e[2], bound).union(*(_free_names(part, inner) for part in e[3:]))
+    return set().union(*(_free_names(part, bound) for part in e))
+
+
+def _depth(e) -> int:
+    """How deep lowered expression ``e`` nests (a leaf: 0)."""
+    if not isinstance(e, list) or not e:
+        return 0
+    return 1 + max((_depth(part) for part in e), default=0)
 
 
 def _calls(e) -> bool:

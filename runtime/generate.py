@@ -69,7 +69,8 @@ class Writer:
         self.line_nodes: list[int] = []
         self.indent = 1
         scopes = code.rules.scopes
-        self.gen = exprs._Gen(scopes.zones, scopes.values, you_bound=True, fixed=scopes.fixed)
+        self.gen = exprs._Gen(scopes.zones, scopes.values, you_bound=True, fixed=scopes.fixed,
+                              functions=scopes.functions)
         self.names: dict[str, object] = {}
         self.count = 0
         self.this = nid

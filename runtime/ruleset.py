@@ -50,7 +50,10 @@ class Ruleset:
         """The constants some card's ability modifies (``World.constant`` adds them up)."""
         self.scopes = Scopes({zid: z["scope"] for zid, z in self.zones.items()},
                              self.value_scope,
-                             {k: v for k, v in self.constants.items() if k not in self.modified})
+                             {k: v for k, v in self.constants.items() if k not in self.modified},
+                             {pid: (p["params"], p["value"])
+                              for pid, p in sorted(self.procedures.items())
+                              if p.get("value") is not None})
         """The zones' and values' scopes and the constants no card modifies, which expressions
         written for this ruleset know."""
         self.triggers: dict[str, dict[tuple[str, str], list[int]]] = {}

@@ -296,6 +296,25 @@ def test_a_function_is_computed_inside_expressions(tmp_path):
     assert value(state, 0, "points") == 4
 
 
+def test_a_function_written_into_its_caller_sees_its_own_arguments_and_you(tmp_path):
+    # functions are written into the expressions that call them: an argument that is the
+    # item of a comprehension must still be read per item, and ``you`` is the caller's
+    procedures = {"poorer": {"params": ["a", "b"], "value": "a.coin < b.coin"},
+                  "double": {"params": ["n"], "value": "n * 2"},
+                  "mine": {"params": ["k"], "value": "you.coin + k"},
+                  "seats": {"params": [], "value": "num_players()"}}
+    main = ("for each p in players: gain p coin; "
+            "for each p in players: gain count(q in players where mine(q) >= 3) points; "
+            "gain count(q in players where poorer(q, 2)) favor; "
+            "gain count(q in players where double(q) > 1) favor; "
+            "gain double(double(seats())) coin")
+    state = new_game(tmp_path, main, players=3, procedures=procedures)
+    assert [value(state, seat, "points") for seat in range(3)] == [0, 1, 2]
+    assert value(state, 0, "favor") == 2 + 2
+    assert value(state, 0, "coin") == 12
+    assert "call_function" not in state.game.rules.code.dump()
+
+
 def test_arithmetic_on_literals_counts_and_literal_params(tmp_path):
     # sides known to be whole numbers (a literal, a count, the number of players, a param
     # given a literal) are computed without the number test; anything else still is tested
