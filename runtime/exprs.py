@@ -305,7 +305,7 @@ class _Gen:
         if op == "players":
             return "list(range(rt.n))"
         if op == "pv":
-            return f"rt.value({x(e[1])}, {e[2]!r})"
+            return self.seat_value(x(e[1]), e[2], "rt.value")
         if op == "pvref":
             return f"[{x(e[1])}, {e[2]!r}]"
         if op == "zone":
@@ -327,9 +327,7 @@ class _Gen:
                 return (f"(_you_row[{e[2]!r}] if _you_row is not None "
                         f"else rt.attr({x(e[1])}, {e[2]!r}))")
             if self.value_scopes.get(e[2]) == "player" and not self.in_source:
-                seat = self.fresh("s")
-                return (f"(rt.seat_values[{seat}][{e[2]!r}] if ({seat} := {x(e[1])}).__class__ "
-                        f"is int and 0 <= {seat} < rt.n else rt.attr({seat}, {e[2]!r}))")
+                return self.seat_value(x(e[1]), e[2], "rt.attr")
             if not self.in_source:  # a printed prop of a die or one-sided card, read in place
                 item, props = self.fresh("i"), self.fresh("p")
                 return (f"({props}[{e[2]!r}] if ({item} := {x(e[1])}).__class__ is str and "
@@ -463,6 +461,16 @@ class _Gen:
         b = self.fresh("b")
         return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
                 f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
+
+    def seat_value(self, subject: str, name: str, general: str) -> str:
+        """``subject``'s value ``name`` read from the seat's row where ``name`` is a player's
+        value and ``subject`` a seat (as ``World.value`` and ``World.attr`` would read it),
+        else by ``general`` (``rt.value`` or ``rt.attr``)."""
+        if self.value_scopes.get(name) != "player" or self.in_source:
+            return f"{general}({subject}, {name!r})"
+        seat = self.fresh("s")
+        return (f"(rt.seat_values[{seat}][{name!r}] if ({seat} := {subject}).__class__ "
+                f"is int and 0 <= {seat} < rt.n else {general}({seat}, {name!r}))")
 
     def inline_call(self, e, env: str, scope: dict) -> str | None:
         """A pack function's value written where it is called (``hammer_room()``), saving

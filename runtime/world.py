@@ -687,6 +687,7 @@ class World:
         if len(candidates) < 2:
             return candidates
         seen, out = set(), []
+        forged: dict[tuple, list] = {}  # (def, place, face) -> the faces of the dice kept
         comps = self.comps
         for item in candidates:
             comp = comps.get(item) if item.__class__ is str else None
@@ -698,8 +699,17 @@ class World:
                        tuple(comps[h]["def"] for h in comp["holds"]) if "holds" in comp else ())
             else:
                 faces = comp.get("faces")
-                key = (comp["def"], comp["at"], comp["face"],
-                       None if faces is None else repr(faces))
+                key = (comp["def"], comp["at"], comp["face"])
+                if faces is not None:  # its own faces: compared only with the same die's
+                    kept = forged.get(key)
+                    if kept is None:
+                        forged[key] = [faces]
+                    elif faces in kept:
+                        continue
+                    else:
+                        kept.append(faces)
+                    out.append(item)
+                    continue
             if key not in seen:
                 seen.add(key)
                 out.append(item)

@@ -196,7 +196,10 @@ def pay_feasible(w, node, nid):
     if len(amounts) == 1:  # one amount: nothing to add up
         count, target = amounts[0]
         seat, name = target_source(w, target)
-        w.line(f"return rt.value({seat}, {name}) >= {w.expr(count)}")
+        have = w.gen.seat_value(seat, target[1], "rt.value") \
+            if target[0] == "lit" and target[1].__class__ is str \
+            else f"rt.value({seat}, {name})"
+        w.line(f"return {have} >= {w.expr(count)}")
         return
     w.line(f"return _affordable(rt, {_plan(w, node)})")
 
