@@ -155,6 +155,13 @@ def check_expr(e, depth: int = 0) -> None:
         sub(e[4])
 
 
+MAX_INLINE = 3
+"""Pack functions written into each other in place at most this deep (then called)."""
+MAX_INLINE_DEPTH = 16
+"""A pack function is written in place only if its value nests at most this deep (the
+generated source stays within what Python compiles)."""
+
+
 class Scopes:
     """What a ruleset says about names, for expressions written for it: each zone's and each
     value's scope, and the constants no card modifies (``fixed``: name -> value, whole numbers
@@ -170,11 +177,18 @@ class Scopes:
                       if value.__class__ is int}  # so its repr is a number, nothing else
         self.functions = {}
         """The pack functions whose value may be written into the expressions that call them
-        (:meth:`_Gen.inline_call`): name -> (params, lowered value), each checked here."""
+        (:meth:`_Gen.inline_call`): name -> (params, lowered value, whether it reads ``you``).
+        Each is checked here; one whose params are not distinct names other than ``you`` and
+        ``this``, whose value names anything else or nests deeper than
+        :data:`MAX_INLINE_DEPTH`, is left out (it is called)."""
         for name, (params, value) in (functions or {}).items():
             check_expr(value)
-            if params.__class__ is list and all(p.__class__ is str for p in params):
-                self.functions[name] = (list(params), value)
+            if params.__class__ is not list or not all(p.__class__ is str for p in params) \
+                    or len(set(params)) != len(params) or {"you", "this"} & set(params):
+                continue
+            free = _free_names(value)
+            if free <= set(params) | {"you", "this"} and _depth(value) <= MAX_INLINE_DEPTH:
+                self.functions[name] = (list(params), value, "you" in free)
         self.key = repr((sorted(self.zones.items()), sorted(self.values.items()),
                          sorted(self.fixed.items()), sorted(self.functions.items())))
 
@@ -209,11 +223,6 @@ def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
 _CACHE: dict[str, Fn] = {}
 _SOURCES: list[str] = []
 CACHE_SIZE = 50_000
-MAX_INLINE = 3
-"""Pack functions written into each other in place at most this deep (then called)."""
-MAX_INLINE_DEPTH = 16
-"""A pack function is written in place only if its value nests at most this deep (the
-generated source stays within what Python compiles)."""
 """Compiled expressions kept at most (functions depend on the expression only)."""
 
 
@@ -337,7 +346,6 @@ class _Gen:
         if op == "attrvar":
             return f"rt.attr({x(e[1])}, {x(e[2])})"
         if op == "fn":
-            args = ", ".join(x(a) for a in e[2])
             # a pack function sees only ``you`` and ``this`` of the env it is called from
             # (World.call_function): inside comprehensions that bind neither, the env around
             # them says the same, and no env with the item bound need be made for it
@@ -346,6 +354,7 @@ class _Gen:
                 inline = self.inline_call(e, env, scope)
                 if inline is not None:
                     return inline
+            args = ", ".join(x(a) for a in e[2])
             return f"rt.call_function({e[1]!r}, [{args}], {env})"
         if op == "un":
             if e[1] == "not":
@@ -477,22 +486,19 @@ class _Gen:
         :meth:`World.call_function`'s call, its env and the callee's own prologue; None where
         it cannot be said the same way. The callee sees ``you`` and ``this`` of the env it is
         called from and its params bound to the arguments, evaluated first, left to right
-        (each held in a local); it names nothing else (else it is called). A function is not
-        written into itself, and at most :data:`MAX_INLINE` deep."""
+        (each held in a local); which functions qualify, :class:`Scopes` says. A function is
+        not written into itself, and at most :data:`MAX_INLINE` deep."""
         name, args = e[1], e[2]
         function = self.functions.get(name)
         if function is None or self.in_source or name in self.inlining \
                 or len(self.inlining) >= MAX_INLINE:
             return None
-        params, value = function
-        if len(params) != len(args) or len(set(params)) != len(params) \
-                or _depth(value) > MAX_INLINE_DEPTH \
-                or not _free_names(value) <= set(params) | {"you", "this"} \
-                or {"you", "this"} & set(params):
+        params, value, reads_you = function
+        if len(params) != len(args):
             return None
         inner: dict[str, str] = {k: scope[k] for k in ("you", "this") if k in scope}
         binds = []
-        if not self.you_bound and "you" not in inner and _reads(value, "you"):
+        if not self.you_bound and "you" not in inner and reads_you:
             # the callee's ``you`` is ``env.get('you')``: none when the env binds no one
             inner["you"] = self.fresh("f")
             binds.append(f"(({inner['you']} := {env}.get('you')) or True)")
