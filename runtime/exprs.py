@@ -600,17 +600,26 @@ class _Gen:
             self.printed[item] = printed
         inner_scope = dict(scope)
         inner_scope[var] = item
+        guards, rest = _leading_invariant(e[3], var)
+        # a condition no item changes, first in the filter, is tested once, after the source
+        # and only if it has items (as the first item would test it), not at every item
+        guard = " and ".join(self.expr(g, env, scope) for g in guards)
         loop = {"var": var, "env": env, "scope": scope, "memos": []}
         self.loops.append(loop)
-        where = self.expr(e[3], inner, inner_scope) if e[3] is not None else None
+        where = self.expr(rest, inner, inner_scope) if rest is not None else None
         value = self.expr(e[4], inner, inner_scope) if e[4] is not None else item
         self.loops.pop()
-        if lazy_from_top is None:
-            loops = f"for {item} in _counted(rt, {source})"
-        elif lazy_from_top:
-            loops = f"for {item} in reversed(_counted(rt, {source}))"
+        listed = f"_counted(rt, {source})"
+        if guard:
+            held = self.fresh("s")
+            loops = f"for {held} in ({listed},) if {held} and {guard} "
+            listed = held
         else:
-            loops = f"for {item} in _counted(rt, {source})"
+            loops = ""
+        if lazy_from_top:
+            loops += f"for {item} in reversed({listed})"
+        else:
+            loops += f"for {item} in {listed}"
         if loop["memos"]:
             loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
         if mentions(printed, f"{where} {value}"):
@@ -681,6 +690,24 @@ def _counted_equal(comp):
     if right == ["env", var] and not _reads(left, var):
         return left
     return None
+
+
+def _leading_invariant(where, var: str) -> tuple[list, list | None]:
+    """A comprehension filter ``A and B and ...`` split into its leading parts that do not
+    depend on the item (see :func:`_invariant`) and the rest (None when nothing is left)."""
+    parts = []
+    while where is not None and where[0] == "bin" and where[1] == "and":
+        parts.append(where[3])
+        where = where[2]
+    parts.append(where)
+    parts.reverse()  # A, B, ...: the chain nests to the left
+    guards = []
+    while parts and parts[0] is not None and _invariant(parts[0], var):
+        guards.append(parts.pop(0))
+    rest = parts[0] if parts else None
+    for part in parts[1:]:
+        rest = ["bin", "and", rest, part]
+    return guards, rest
 
 
 def _memoisable(e) -> bool:

@@ -315,6 +315,24 @@ def test_a_function_written_into_its_caller_sees_its_own_arguments_and_you(tmp_p
     assert "call_function" not in state.game.rules.code.dump()
 
 
+def test_a_filter_part_no_item_changes_is_tested_once_and_only_when_there_are_items(tmp_path):
+    # `count(p in players where you.coin >= 2 and p >= 1)`: the first part is the same for
+    # every item, so it is tested once, not per item; with no item it is not tested at all
+    # (as before, when the first item tested it), so `1 / zero` is never worked out
+    main = ("gain 2 coin; let zero = 0; "
+            "gain count(p in players where you.coin >= 2 and p >= 1) points; "
+            "gain count(p in players where you.coin >= 9 and p >= 1) favor; "
+            "gain count(x in [] where 1 / zero > 0 and x > 0) favor; "
+            "if any(p in players where you.coin == 2): gain 10 points")
+    state = new_game(tmp_path, main, players=3)
+    assert value(state, 0, "points") == 2 + 10
+    assert value(state, 0, "favor") == 0
+    code = state.game.rules.code.dump()
+    assert "for _s" in code  # the tested-once part stands before the items' loop
+    with pytest.raises(EngineError, match="division by zero"):
+        new_game(tmp_path, "let zero = 0; gain count(p in players where 1 / zero > 0 and p > 0) coin")
+
+
 def test_arithmetic_on_literals_counts_and_literal_params(tmp_path):
     # sides known to be whole numbers (a literal, a count, the number of players, a param
     # given a literal) are computed without the number test; anything else still is tested
