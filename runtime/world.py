@@ -694,12 +694,10 @@ class World:
             if comp is None:
                 key = ("value", repr(item))
             elif comp["kind"] == "card":
+                key = (comp["def"], comp["at"])  # as printed, holding nothing: enough
                 if comp["exhausted"] or comp["upgraded"] or comp["trashed"] or "holds" in comp:
-                    key = (comp["def"], comp["at"], comp["exhausted"], comp["upgraded"],
-                           comp["trashed"], tuple(comps[h]["def"] for h in comp["holds"])
-                           if "holds" in comp else ())
-                else:  # as printed, holding nothing: told apart by definition and place
-                    key = (comp["def"], comp["at"])
+                    key += (comp["exhausted"], comp["upgraded"], comp["trashed"],
+                            tuple(comps[h]["def"] for h in comp.get("holds", ())))
             else:
                 faces = comp.get("faces")
                 key = (comp["def"], comp["at"], comp["face"])
