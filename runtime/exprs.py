@@ -404,6 +404,18 @@ class _Gen:
                         if key is not None:
                             return f"rt.count_in({key}, {x(same)})"
                         return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
+                    same = _counted_same_prop(args[0])
+                    if same is not None and args[0][2][0] == "zone" and not self.in_source:
+                        # count(x in Z where x.P == K): the zone's count of P's value K, and
+                        # K is worked out only when there is an item to compare it with
+                        zone = args[0][2]
+                        owner = None if self.shared(zone[1]) or zone[2] is not None \
+                            else self.you(scope)
+                        key = self.zone_key(zone, owner)
+                        if key is not None:
+                            held = self.fresh("z")
+                            return (f"(rt.count_prop({held}, {same[0]!r}, {x(same[1])}) "
+                                    f"if rt.zones[({held} := {key})] else 0)")
                     equal = _counted_equal(args[0])
                     if equal is not None:  # count(i in S where i == K): list.count
                         self.in_source += 1
@@ -675,6 +687,19 @@ def _counted_same_definition(comp):
         return right
     if right == own and not _reads(left, var):
         return left
+    return None
+
+
+def _counted_same_prop(comp):
+    """``(P, K)`` when a comprehension is ``v in S where v.P == K`` (or ``K == v.P``) with
+    ``K`` not reading ``v`` and no value."""
+    _op, var, _source, where, value = comp
+    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
+        return None
+    left, right = where[2], where[3]
+    for own, other in ((left, right), (right, left)):
+        if own[0] == "attr" and own[1] == ["env", var] and not _reads(other, var):
+            return own[2], other
     return None
 
 

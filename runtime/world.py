@@ -32,6 +32,12 @@ MAX_NUMBER = 2 ** 53
 """No number a rule stores in the game state (a value, a binding) may be larger than this in
 magnitude: beyond it a rule is running away, and JSON readers would lose precision."""
 
+_COUNTED_VALUES = (int, str, bool, type(None))
+"""The kinds of prop value :meth:`World.count_prop` keeps counts of (each equal only to a
+value of these kinds that a dict finds under the same key)."""
+
+_UNPRINTED = object()
+"""A prop a component does not print (:meth:`World.count_prop`)."""
 
 
 class World:
@@ -62,6 +68,9 @@ class World:
         self._printed_spaces: dict[str, list] = {}
         """Per card: the references of the spaces the side it shows prints."""
         self._definitions: dict[str, dict[str, int]] = {}
+        self._prop_counts: dict[str, dict[str, dict | bool]] = {}
+        """Per zone key and prop: how many of the zone's components print each value of it
+        (:meth:`count_prop`), or False when one of them may not print it for good."""
 
     def cards_changed(self) -> None:
         """Which cards are live (and so which modifiers and triggers apply), or which side a
@@ -547,8 +556,8 @@ class World:
             self._detach(comp_id, comp)
         if "on" in comp and old != zone_key:
             self.take_off(comp_id)
-        if self._definitions:
-            self._moved(comp["def"], old, zone_key)
+        if self._definitions or self._prop_counts:
+            self._moved(comp_id, comp["def"], old, zone_key)
         if comp["kind"] == "card" and (old in self.rules.active_zone_keys
                                        or zone_key in self.rules.active_zone_keys):
             self.cards_changed()
@@ -583,8 +592,8 @@ class World:
         if old is not None:
             self.zones[old].remove(comp_id)
             comp["at"] = None
-            if self._definitions:
-                self._moved(comp["def"], old, None)
+            if self._definitions or self._prop_counts:
+                self._moved(comp_id, comp["def"], old, None)
             if comp["kind"] == "card" and old in self.rules.active_zone_keys:
                 self.cards_changed()
         elif "attached_to" in comp:
@@ -628,14 +637,33 @@ class World:
         props = self.rules.printed_props(comp)
         return {name: props.get(name) for name in shown}
 
-    def _moved(self, definition: str, old: str | None, new: str | None) -> None:
-        """Keep the zones' definition counts (:meth:`count_definition`) up to date."""
+    def _moved(self, comp_id: str, definition: str, old: str | None, new: str | None) -> None:
+        """Keep the zones' definition counts (:meth:`count_in`) and prop counts
+        (:meth:`count_prop`) up to date as component ``comp_id`` leaves ``old`` for ``new``."""
         counts = self._definitions.get(old)
         if counts is not None:
             counts[definition] -= 1
         counts = self._definitions.get(new)
         if counts is not None:
             counts[definition] = counts.get(definition, 0) + 1
+        if not self._prop_counts:
+            return
+        props = self.rules.static_props.get(comp_id)
+        counted = self._prop_counts.get(old)
+        if counted:
+            for prop, counts in list(counted.items()):
+                if counts is False:  # it may be countable without this component
+                    del counted[prop]
+                else:  # it was counted: its props never change and print this one
+                    counts[props[prop]] -= 1
+        counted = self._prop_counts.get(new)
+        if counted:
+            for prop, counts in list(counted.items()):
+                value = props.get(prop, _UNPRINTED) if props is not None else _UNPRINTED
+                if counts is False or value.__class__ not in _COUNTED_VALUES:
+                    del counted[prop]  # worked out again when next asked
+                else:
+                    counts[value] = counts.get(value, 0) + 1
 
     def roll(self, comp_id: str) -> None:
         """Roll a die: a random face from the state's generator."""
@@ -680,6 +708,37 @@ class World:
         if definition.__class__ is not str:
             return sum(1 for c in self.zones[key] if self.comps[c]["def"] == definition)
         return counts.get(definition, 0)
+
+    def count_prop(self, key: str, prop: str, value) -> int:
+        """``count(x in Z where x.prop == value)`` by the zone's key in the state, one step per
+        component as the comprehension takes. When each component of the zone prints ``prop``
+        and its printed props never change (``Rules.static_props``), the counts per value are
+        kept up to date as components move (:meth:`_moved`) instead of compared again."""
+        zone = self.zones[key]
+        self.steps += len(zone)
+        counted = self._prop_counts.get(key)
+        counts = counted.get(prop) if counted is not None else None
+        if counts is None:
+            counts = self._count_props(key, prop)
+        if counts is not False and value.__class__ in _COUNTED_VALUES:
+            return counts.get(value, 0)
+        attr = self.attr
+        return sum(1 for comp_id in zone if attr(comp_id, prop) == value)
+
+    def _count_props(self, key: str, prop: str) -> dict | bool:
+        """The counts per value of ``prop`` in zone ``key`` (:meth:`count_prop`), or False when
+        a component there has props that may change or does not print ``prop``."""
+        static = self.rules.static_props
+        counts: dict = {}
+        for comp_id in self.zones[key]:
+            props = static.get(comp_id)
+            value = props.get(prop, _UNPRINTED) if props is not None else _UNPRINTED
+            if value.__class__ not in _COUNTED_VALUES:
+                counts = False
+                break
+            counts[value] = counts.get(value, 0) + 1
+        self._prop_counts.setdefault(key, {})[prop] = counts
+        return counts
 
     def distinct(self, candidates: list) -> list:
         """Candidates without repeats; identical components (same definition, place, face and

@@ -167,8 +167,8 @@ def replace(rt, old, new) -> None:
     old_list[i], new_list[j] = new, old
     comps[new]["at"], comps[old]["at"] = old_at, new_at
     rt.cards_changed()
-    rt._moved(comps[old]["def"], old_at, new_at)
-    rt._moved(comps[new]["def"], new_at, old_at)
+    rt._moved(old, comps[old]["def"], old_at, new_at)
+    rt._moved(new, comps[new]["def"], new_at, old_at)
     if rt.rules.rolls_on_entry[old_at] and comps[new]["kind"] == "die":
         rt.roll(new)
 

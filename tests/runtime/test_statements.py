@@ -211,6 +211,47 @@ def test_replace_puts_the_new_component_where_the_old_one_was(tmp_path):
     assert sum(1 for c in state.data["zones"]["g:supply"] if c.startswith("lucky")) == 1
 
 
+def test_a_count_by_printed_prop_follows_every_move_into_and_out_of_the_zone(tmp_path):
+    # count(x in Z where x.P == K) is kept as a count per value while the zone's components
+    # print P for good; it must say what comparing each component would say at every point
+    dice = [DIE, dict(DIE, id="better", props={"tier": 2, "colour": "red"}, count=2)]
+    main = ("gain count(d in supply where d.tier == 1) points; "            # 3 lucky
+            "move top(d in supply where d.tier == 2) to pool; "
+            "gain count(d in supply where d.tier == 2) coin; "              # 1 better left
+            "replace top(d in supply where d.tier == 1) with top(pool); "
+            "gain count(d in supply where 2 == d.tier) favor; "             # 2 again
+            "move supply to discard; "
+            "gain count(d in supply where d.tier == 1) influence; "         # empty supply
+            "gain count(d in discard where d.tier == 1) * 10 points")       # 2 lucky moved
+    state = new_game(tmp_path, main, dice=dice)
+    assert [value(state, 0, n) for n in ("points", "coin", "favor", "influence")] \
+        == [3 + 20, 1, 2, 0]
+
+
+def test_a_count_by_prop_of_cards_whose_props_change_compares_each_card(tmp_path):
+    # a card with a back may print another value once flipped: it is compared again
+    components = [{"id": "card", "source": "illustrative", "base": "card",
+                   "props": {"cost": "int"}}]
+    cards = [{"id": "lamp", "deck": "deck", "props": {"cost": 2}, "back": {"props": {"cost": 5}}},
+             {"id": "bell", "deck": "deck", "props": {"cost": 2}}]
+    main = ("move deck to tableau; gain count(c in tableau where c.cost == 2) points; "
+            "for each c in tableau where def(c) == lamp: flip c; "
+            "gain count(c in tableau where c.cost == 2) coin; "
+            "gain count(c in tableau where c.cost == 5) favor")
+    state = new_game(tmp_path, main, cards=cards, rules={"components": components})
+    assert [value(state, 0, n) for n in ("points", "coin", "favor")] == [2, 1, 1]
+
+
+def test_a_count_by_prop_works_its_value_out_only_when_the_zone_has_components(tmp_path):
+    # as the comprehension it stands for: with no item there is nothing to compare, and a
+    # value that cannot be worked out is not asked for
+    main = "gain count(d in supply where d.tier == 1 / 0) points; gain 1 coin"
+    state = new_game(tmp_path, main)
+    assert value(state, 0, "coin") == 1
+    with pytest.raises(EngineError, match="zero"):
+        new_game(tmp_path / "dice", main, dice=[DIE])
+
+
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     cards = [
         {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
