@@ -592,7 +592,17 @@ class _Gen:
 
     def first_passing(self, e, env: str, scope: dict, top: bool) -> str:
         """``top(x in S where C)``: the last item of S that passes C (``bottom``: the first),
-        found by a scan from that end that stops at it."""
+        found by a scan from that end that stops at it: by :meth:`World.first_prop` when S is
+        a zone and C is ``x.P == K`` (K worked out only when the zone has components)."""
+        same = _counted_same_prop(e)
+        if same is not None and e[4] is None and e[2][0] == "zone":
+            zone = e[2]
+            owner = None if self.shared(zone[1]) or zone[2] is not None else self.you(scope)
+            key = self.zone_key(zone, owner)
+            if key is not None:
+                held = self.fresh("z")
+                return (f"(rt.first_prop({held}, {same[0]!r}, {self.expr(same[1], env, scope)}, "
+                        f"{top}) if rt.zones[({held} := {key})] else None)")
         generator = self.comprehension(e, env, scope, lazy_from_top=top)
         return f"next({generator}, None)"
 

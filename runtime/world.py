@@ -725,6 +725,20 @@ class World:
         attr = self.attr
         return sum(1 for comp_id in zone if attr(comp_id, prop) == value)
 
+    def first_prop(self, key: str, prop: str, value, top: bool):
+        """``top(x in Z where x.prop == value)`` (``bottom`` when not ``top``) by the zone's
+        key in the state: the component nearest that end whose ``prop`` equals ``value``, or
+        None; one step per component of the zone, as the comprehension takes."""
+        zone = self.zones[key]
+        self.steps += len(zone)
+        static = self.rules.static_props
+        for comp_id in reversed(zone) if top else zone:
+            props = static.get(comp_id)
+            if (props[prop] if props is not None and prop in props
+                    else self.attr(comp_id, prop)) == value:
+                return comp_id
+        return None
+
     def _count_props(self, key: str, prop: str) -> dict | bool:
         """The counts per value of ``prop`` in zone ``key`` (:meth:`count_prop`), or False when
         a component there has props that may change or does not print ``prop``."""

@@ -242,14 +242,41 @@ def test_a_count_by_prop_of_cards_whose_props_change_compares_each_card(tmp_path
     assert [value(state, 0, n) for n in ("points", "coin", "favor")] == [2, 1, 1]
 
 
-def test_a_count_by_prop_works_its_value_out_only_when_the_zone_has_components(tmp_path):
+def test_top_and_bottom_by_prop_take_the_nearest_component_from_their_end(tmp_path):
+    # zones list their components bottom first: top is the last that passes, bottom the first
+    dice = [dict(DIE, count=2), dict(DIE, id="better", props={"tier": 2, "colour": "red"},
+                                      count=2)]
+    main = ("move top(d in supply where d.tier == 1) to discard; "
+            "move bottom(d in supply where 2 == d.tier) to discard; "
+            "move top(d in supply where d.tier == 3) to discard")  # none: nothing moves
+    state = new_game(tmp_path, main, dice=dice)
+    supply = state.data["zones"]["g:supply"]
+    assert state.data["zones"]["0:discard"] == ["lucky#2", "better#1"]
+    assert supply == ["lucky#1", "better#2"]
+
+
+def test_top_by_prop_of_cards_whose_props_change_reads_the_side_each_shows(tmp_path):
+    components = [{"id": "card", "source": "illustrative", "base": "card",
+                   "props": {"cost": "int"}}]
+    cards = [{"id": "lamp", "deck": "deck", "props": {"cost": 2}, "back": {"props": {"cost": 5}}},
+             {"id": "bell", "deck": "deck", "props": {"cost": 2}}]
+    main = ("move deck to tableau; for each c in tableau where def(c) == lamp: flip c; "
+            "move top(c in tableau where c.cost == 5) to discard; "
+            "gain count(c in discard where def(c) == lamp) points")
+    state = new_game(tmp_path, main, cards=cards, rules={"components": components})
+    assert value(state, 0, "points") == 1
+
+
+def test_a_count_or_top_by_prop_works_its_value_out_only_when_the_zone_has_components(tmp_path):
     # as the comprehension it stands for: with no item there is nothing to compare, and a
     # value that cannot be worked out is not asked for
-    main = "gain count(d in supply where d.tier == 1 / 0) points; gain 1 coin"
-    state = new_game(tmp_path, main)
-    assert value(state, 0, "coin") == 1
-    with pytest.raises(EngineError, match="zero"):
-        new_game(tmp_path / "dice", main, dice=[DIE])
+    for main in ("gain count(d in supply where d.tier == 1 / 0) points; gain 1 coin",
+                 "move top(d in supply where d.tier == 1 / 0) to discard; gain 1 coin",
+                 "move bottom(d in supply where 1 / 0 == d.tier) to discard; gain 1 coin"):
+        state = new_game(tmp_path / "empty", main)
+        assert value(state, 0, "coin") == 1
+        with pytest.raises(EngineError, match="zero"):
+            new_game(tmp_path / "dice", main, dice=[DIE])
 
 
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
