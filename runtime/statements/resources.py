@@ -211,7 +211,10 @@ def affordable(rt, plan: list) -> bool:
     for who, name, count in plan:
         key = (who, name)
         need[key] = need.get(key, 0) + count
-    return all(rt.value(w, n) >= amount for (w, n), amount in need.items())
+    for (who, name), amount in need.items():  # a loop, not all(): no generator to close
+        if not rt.value(who, name) >= amount:
+            return False
+    return True
 
 
 @statement("lose")
