@@ -193,7 +193,7 @@ class Scopes:
                          sorted(self.fixed.items()), sorted(self.functions.items())))
 
 
-def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
+def compile_expr(e, scopes: Scopes | None = None) -> Fn:
     """Compile one lowered expression (nested lists) to a function ``fn(rt, env)``.
 
     The expression becomes the source of one Python function (see :func:`expr_source`), so a
@@ -201,14 +201,14 @@ def compile_expr(e, lazy: bool = False, scopes: Scopes | None = None) -> Fn:
     closure call per operator. With ``scopes`` the code reads a player's values and a zone's
     components directly. Identical expressions share one function (a module cache).
     """
-    key = repr(e) + (" lazy" if lazy else "") + (scopes.key if scopes else "")
+    key = repr(e) + (scopes.key if scopes else "")
     fn = _CACHE.get(key)
     if fn is None:
         check_expr(e)
         if len(_CACHE) >= CACHE_SIZE:  # a long-lived process meets many rulesets
             _CACHE.clear()
             _SOURCES.clear()
-        source, constants = expr_source(e, lazy, scopes)
+        source, constants = expr_source(e, scopes)
         namespace = dict(_HELPERS)
         namespace.update(constants)
         # numbered so that a profile tells the expressions apart: see ``compiled_source``
@@ -232,15 +232,12 @@ def compiled_source(number: int) -> str:
     return _SOURCES[number]
 
 
-def expr_source(e, lazy: bool = False, scopes: Scopes | None = None) -> tuple[str, dict]:
+def expr_source(e, scopes: Scopes | None = None) -> tuple[str, dict]:
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
-    (non-scalar literals) it refers to by name. ``lazy``: a comprehension gives its items as
-    a generator, one at a time (for a caller that may stop at the first)."""
+    (non-scalar literals) it refers to by name."""
     gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed, own_row=True,
                functions=scopes.functions) if scopes else _Gen(own_row=True)
     body = gen.expr(e, "env", {})
-    if lazy and e[0] == "comp":
-        body = f"({body[1:-1]})"
     prologue = ""
     if gen.row_used:  # ``you``'s values, looked up once (None: ``you`` is not a seat)
         prologue = ("    _you_row = rt.seat_values[_you_seat] if (_you_seat := env.get('you'))"
@@ -610,6 +607,38 @@ class _Gen:
                       lazy_from_top: bool | None = None) -> str:
         """``[item for item in source if where]`` (or ``[value ...]``) as a list comprehension
         (each value passed through the helper ``wrap`` if given)."""
+        parts = self.comprehension_parts(e, env, scope)
+        listed = parts["source"]
+        if parts["guard"]:
+            loops = f"for {parts['held']} in ({listed},) if {parts['held']} and {parts['guard']} "
+            listed = parts["held"]
+        else:
+            loops = ""
+        item = parts["item"]
+        if lazy_from_top:
+            loops += f"for {item} in reversed({listed})"
+        else:
+            loops += f"for {item} in {listed}"
+        for name, value in reversed(parts["setup"]):
+            loops = f"for {name} in ({value},) {loops}"
+        if parts["bind"]:
+            loops += f" for _ in ({parts['bind']},)"
+        where, value = parts["where"], parts["value"]
+        condition = f" if {where}" if where is not None else ""
+        if wrap:
+            value = f"{wrap}({value})"
+        if lazy_from_top is not None:
+            return f"({value} {loops}{condition})"
+        return f"[{value} {loops}{condition}]"
+
+    def comprehension_parts(self, e, env: str, scope: dict) -> dict:
+        """The pieces of comprehension ``e`` (``v in S where C: value``), for a comprehension
+        expression or for statements that loop over the items (``Writer.each_passing``):
+        ``setup`` (local, source) pairs bound once, first to last, before the source;
+        ``source``, the items' list (counted as steps); ``guard`` (or empty), a condition no
+        item changes, tested once on a source with items (held in local ``held``); ``item``,
+        the local each item is bound to; ``bind`` (or None), the call that binds it in the
+        env local the filter hands on; ``where`` (or None) and ``value``."""
         var = e[1]
         self.in_source += 1
         source = self.zone_items(e[2], env, scope) if e[2][0] == "zone" \
@@ -631,32 +660,19 @@ class _Gen:
         where = self.expr(rest, inner, inner_scope) if rest is not None else None
         value = self.expr(e[4], inner, inner_scope) if e[4] is not None else item
         self.loops.pop()
-        listed = f"_counted(rt, {source})"
-        if guard:
-            held = self.fresh("s")
-            loops = f"for {held} in ({listed},) if {held} and {guard} "
-            listed = held
-        else:
-            loops = ""
-        if lazy_from_top:
-            loops += f"for {item} in reversed({listed})"
-        else:
-            loops += f"for {item} in {listed}"
-        if loop["memos"]:
-            loops = " ".join(f"for {box} in ([],)" for box in loop["memos"]) + " " + loops
-        if mentions(printed, f"{where} {value}"):
-            loops = f"for {printed} in ((rt.rules.static_props, rt.rules.printed),) {loops}"
-        if mentions(comps, f"{where} {value}"):
-            loops = f"for {comps} in (rt.comps,) {loops}"
-        if mentions(inner, f"{where} {value}"):
-            loops = (f"for {inner} in (dict({env}),) {loops} "
-                     f"for _ in (_bind({inner}, {var!r}, {item}),)")
-        condition = f" if {where}" if where is not None else ""
-        if wrap:
-            value = f"{wrap}({value})"
-        if lazy_from_top is not None:
-            return f"({value} {loops}{condition})"
-        return f"[{value} {loops}{condition}]"
+        used = f"{where} {value}"
+        setup = []
+        if mentions(inner, used):
+            setup.append((inner, f"dict({env})"))
+        if mentions(comps, used):
+            setup.append((comps, "rt.comps"))
+        if mentions(printed, used):
+            setup.append((printed, "(rt.rules.static_props, rt.rules.printed)"))
+        setup.extend((box, "[]") for box in loop["memos"])
+        return {"setup": setup, "source": f"_counted(rt, {source})", "guard": guard,
+                "held": self.fresh("s") if guard else None, "item": item,
+                "bind": f"_bind({inner}, {var!r}, {item})" if mentions(inner, used) else None,
+                "where": where, "value": value}
 
 
 def mentions(name: str, source: str) -> bool:

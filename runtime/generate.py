@@ -31,7 +31,7 @@ expression generator of ``runtime/exprs.py``.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from . import exprs
 
@@ -136,6 +136,30 @@ class Writer:
         if scope is None:
             scope = dict(self.scope) if env is None else {}
         return self.gen.expr(lowered, self.gen.base, scope)
+
+    @contextmanager
+    def each_passing(self, comp):
+        """Statements for each item of comprehension ``comp`` that passes its filter, in a
+        ``for`` loop that visits the items as the comprehension would (the same steps, the
+        same order, the item-free part of the filter tested once): yields the source of
+        the item's value. A loop stops where its body returns, with no generator left to
+        close, and makes no list it would not keep."""
+        self.gen.base = self.env
+        parts = self.gen.comprehension_parts(comp, self.env, dict(self.scope))
+        for name, value in parts["setup"]:
+            self.line(f"{name} = {value}")
+        with ExitStack() as blocks:
+            listed = parts["source"]
+            if parts["guard"]:
+                self.line(f"{parts['held']} = {listed}")
+                blocks.enter_context(self.block(f"if {parts['held']} and {parts['guard']}:"))
+                listed = parts["held"]
+            blocks.enter_context(self.block(f"for {parts['item']} in {listed}:"))
+            if parts["bind"]:
+                self.line(parts["bind"])
+            if parts["where"] is not None:
+                blocks.enter_context(self.block(f"if {parts['where']}:"))
+            yield parts["value"]
 
     def you(self) -> str:
         """The source of the current env's ``you``."""

@@ -212,9 +212,9 @@ class Ruleset:
         return [(f"{def_id}#p{seat + 1}.{i}", f"{seat}:{zone}")
                 for seat in range(players) for i in range(1, count + 1)]
 
-    def compile(self, lowered, lazy: bool = False):
+    def compile(self, lowered):
         """A lowered expression as a function ``fn(rt, env)``, written for this ruleset."""
-        return compile_expr(lowered, lazy, self.scopes)
+        return compile_expr(lowered, self.scopes)
 
     def _compiled(self, lowered):
         return self.compile(lowered) if lowered is not None else None

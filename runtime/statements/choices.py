@@ -127,12 +127,16 @@ def chooseitem(w, node, nid):
     check = "None" if w.analysis.always_feasible[body] else str(body)
     source = node["source"]
     zone = w.rules.zones.get(source[1]) if source[0] == "zone" else None
+    passing = w.fresh("passing")
+    w.line(f"{passing} = []")
+    with w.each_passing(candidates) as item:
+        w.line(f"{passing}.append({item})")
     if zone is not None and World.all_seen(zone, own=source[2] is None):
         # the chooser can tell every candidate apart: none is offered unseen
-        w.line(f"{listed}, {unseen} = _doable(rt, rt.distinct({w.expr(candidates)}), "
+        w.line(f"{listed}, {unseen} = _doable(rt, rt.distinct({passing}), "
                f"{check}, {var!r}, {w.env}), None")
     else:
-        w.line(f"{listed}, {unseen} = _offer(rt, {w.you()}, {w.expr(candidates)}, {check}, "
+        w.line(f"{listed}, {unseen} = _offer(rt, {w.you()}, {passing}, {check}, "
                f"{var!r}, {w.env})")
     if not optional:
         with w.block(f"if len({listed}) == 1:"):
@@ -230,17 +234,17 @@ def picked(rt, value, unseen: dict | None):
 @chooseitem.feasible
 def chooseitem_feasible(w, node, nid):
     # the first candidate that passes the filter and whose effect can be carried out answers
-    # it: candidates come one at a time from the lazy comprehension
+    # it: the loop over the candidates stops there
     var, body = node["var"], node["body"]
-    lazy = w.const(w.rules.compile(["comp", var, node["source"], node["where"], None], lazy=True))
+    candidates = ["comp", var, node["source"], node["where"], None]
     if w.analysis.always_feasible[body]:
-        with w.block(f"for _item in {lazy}(rt, env):"):
+        with w.each_passing(candidates):
             w.line("return True")
         w.line("return False")
         return
     w.line("inner = dict(env)")
-    with w.block(f"for item in {lazy}(rt, env):"):
-        w.line(f"inner[{var!r}] = item")
+    with w.each_passing(candidates) as item:
+        w.line(f"inner[{var!r}] = {item}")
         with w.block(f"if _feasible[{body}](rt, inner, depth + 1):"):
             w.line("return True")
     w.line("return False")

@@ -197,15 +197,17 @@ def _bind(w, node, inner: str, item: str) -> dict:
 
 def _items_source(w, node, target: str) -> None:
     """Write ``target = `` the list a ``for each`` visits, fixed when it starts: over a zone,
-    one comprehension (zones hold components, never seats); otherwise the source's items
-    filtered with the variable (and ``you``, for a seat) bound."""
+    the items of one comprehension, in a loop (zones hold components, never seats); otherwise
+    the source's items filtered with the variable (and ``you``, for a seat) bound."""
     source, where, var = node["source"], node["where"], node["var"]
     if where is None:
         w.line(f"{target} = _loop_list(rt, {w.expr(source)})")
         return
     if source[0] == "zone":
         with w.block(f"if 'you' in {w.env}:"):
-            w.line(f"{target} = {w.expr(['comp', var, source, where, None])}")
+            w.line(f"{target} = []")
+            with w.each_passing(["comp", var, source, where, None]) as item:
+                w.line(f"{target}.append({item})")
         w.line("else:")
         w.indent += 1
     item, inner = w.fresh("x"), w.fresh("e")
