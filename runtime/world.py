@@ -827,8 +827,12 @@ class World:
 
 def copied(value):
     """A list (and the lists in it) as a copy of its own."""
-    if value.__class__ is list:
-        return [copied(v) for v in value]
+    if value.__class__ is not list:
+        return value
+    value = value[:]
+    for i, item in enumerate(value):  # most often none: a list of icons, of components
+        if item.__class__ is list:
+            value[i] = copied(item)
     return value
 
 

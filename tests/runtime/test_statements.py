@@ -529,3 +529,17 @@ def test_require_inside_a_called_procedure_hides_the_option_that_calls_it(tmp_pa
 def test_require_reached_unchecked_and_false_is_a_rule_error(tmp_path):
     with pytest.raises(EngineError, match="'require' does not hold"):
         new_game(tmp_path, "require you.coin > 0; gain 1 points")
+
+
+def test_a_stored_list_is_a_copy_of_its_own_at_every_depth():
+    # "a list the rules hold (a die's icons) must not be shared": what a var keeps does not
+    # change when the list it was set from does, nor the lists inside it
+    from rulewright.runtime.world import copied
+
+    inner = ["coin"]
+    held = ["magic", inner, [inner, "favor"]]
+    kept = copied(held)
+    inner.append("favor")
+    held[0] = "coin"
+    assert kept == ["magic", ["coin"], [["coin"], "favor"]]
+    assert copied("coin") == "coin" and copied(3) == 3
