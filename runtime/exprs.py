@@ -401,18 +401,10 @@ class _Gen:
                         if key is not None:
                             return f"rt.count_in({key}, {x(same)})"
                         return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
-                    same = _counted_same_prop(args[0])
-                    if same is not None and args[0][2][0] == "zone" and not self.in_source:
-                        # count(x in Z where x.P == K): the zone's count of P's value K, and
-                        # K is worked out only when there is an item to compare it with
-                        zone = args[0][2]
-                        owner = None if self.shared(zone[1]) or zone[2] is not None \
-                            else self.you(scope)
-                        key = self.zone_key(zone, owner)
-                        if key is not None:
-                            held = self.fresh("z")
-                            return (f"(rt.count_prop({held}, {same[0]!r}, {x(same[1])}) "
-                                    f"if rt.zones[({held} := {key})] else 0)")
+                    counted = self.by_prop(args[0], env, scope,
+                                           "rt.count_prop({zone}, {prop}, {value})", "0")
+                    if counted is not None:  # count(x in Z where x.P == K)
+                        return counted
                     equal = _counted_equal(args[0])
                     if equal is not None:  # count(i in S where i == K): list.count
                         self.in_source += 1
@@ -591,17 +583,30 @@ class _Gen:
         """``top(x in S where C)``: the last item of S that passes C (``bottom``: the first),
         found by a scan from that end that stops at it: by :meth:`World.first_prop` when S is
         a zone and C is ``x.P == K`` (K worked out only when the zone has components)."""
-        same = _counted_same_prop(e)
-        if same is not None and e[4] is None and e[2][0] == "zone":
-            zone = e[2]
-            owner = None if self.shared(zone[1]) or zone[2] is not None else self.you(scope)
-            key = self.zone_key(zone, owner)
-            if key is not None:
-                held = self.fresh("z")
-                return (f"(rt.first_prop({held}, {same[0]!r}, {self.expr(same[1], env, scope)}, "
-                        f"{top}) if rt.zones[({held} := {key})] else None)")
+        found = self.by_prop(e, env, scope, "rt.first_prop({zone}, {prop}, {value}, %s)" % top,
+                             "None")
+        if found is not None:
+            return found
         generator = self.comprehension(e, env, scope, lazy_from_top=top)
         return f"next({generator}, None)"
+
+    def by_prop(self, e, env: str, scope: dict, call: str, empty: str) -> str | None:
+        """Comprehension ``e``, ``x in Z where x.P == K`` (or ``K == x.P``), as ``call``: a
+        ``World`` method (:meth:`World.count_prop`, :meth:`World.first_prop`) on the zone's
+        key (``{zone}``), ``{prop}`` and ``{value}``; K is worked out only when the zone has
+        components, as the comprehension would, and ``empty`` is the value otherwise. None
+        when ``e`` has another form or the zone's key is not known here."""
+        same = _same_prop(e)
+        if same is None or e[2][0] != "zone" or self.in_source:
+            return None
+        zone = e[2]
+        owner = None if self.shared(zone[1]) or zone[2] is not None else self.you(scope)
+        key = self.zone_key(zone, owner)
+        if key is None:
+            return None
+        held = self.fresh("z")
+        called = call.format(zone=held, prop=repr(same[0]), value=self.expr(same[1], env, scope))
+        return f"({called} if rt.zones[({held} := {key})] else {empty})"
 
     def comprehension(self, e, env: str, scope: dict, wrap: str = "",
                       lazy_from_top: bool | None = None) -> str:
@@ -716,7 +721,7 @@ def _counted_same_definition(comp):
     return None
 
 
-def _counted_same_prop(comp):
+def _same_prop(comp):
     """``(P, K)`` when a comprehension is ``v in S where v.P == K`` (or ``K == v.P``) with
     ``K`` not reading ``v`` and no value."""
     _op, var, _source, where, value = comp
