@@ -211,6 +211,15 @@ def test_replace_puts_the_new_component_where_the_old_one_was(tmp_path):
     assert sum(1 for c in state.data["zones"]["g:supply"] if c.startswith("lucky")) == 1
 
 
+LAMP_AND_BELL = {
+    "cards": [{"id": "lamp", "deck": "deck", "props": {"cost": 2}, "back": {"props": {"cost": 5}}},
+              {"id": "bell", "deck": "deck", "props": {"cost": 2}}],
+    "rules": {"components": [{"id": "card", "source": "illustrative", "base": "card",
+                              "props": {"cost": "int"}}]},
+}
+"""Two cards costing 2, one of which costs 5 on its back."""
+
+
 def test_a_count_by_printed_prop_follows_every_move_into_and_out_of_the_zone(tmp_path):
     # count(x in Z where x.P == K) is kept as a count per value while the zone's components
     # print P for good; it must say what comparing each component would say at every point
@@ -230,15 +239,11 @@ def test_a_count_by_printed_prop_follows_every_move_into_and_out_of_the_zone(tmp
 
 def test_a_count_by_prop_of_cards_whose_props_change_compares_each_card(tmp_path):
     # a card with a back may print another value once flipped: it is compared again
-    components = [{"id": "card", "source": "illustrative", "base": "card",
-                   "props": {"cost": "int"}}]
-    cards = [{"id": "lamp", "deck": "deck", "props": {"cost": 2}, "back": {"props": {"cost": 5}}},
-             {"id": "bell", "deck": "deck", "props": {"cost": 2}}]
     main = ("move deck to tableau; gain count(c in tableau where c.cost == 2) points; "
             "for each c in tableau where def(c) == lamp: flip c; "
             "gain count(c in tableau where c.cost == 2) coin; "
             "gain count(c in tableau where c.cost == 5) favor")
-    state = new_game(tmp_path, main, cards=cards, rules={"components": components})
+    state = new_game(tmp_path, main, **LAMP_AND_BELL)
     assert [value(state, 0, n) for n in ("points", "coin", "favor")] == [2, 1, 1]
 
 
@@ -256,14 +261,10 @@ def test_top_and_bottom_by_prop_take_the_nearest_component_from_their_end(tmp_pa
 
 
 def test_top_by_prop_of_cards_whose_props_change_reads_the_side_each_shows(tmp_path):
-    components = [{"id": "card", "source": "illustrative", "base": "card",
-                   "props": {"cost": "int"}}]
-    cards = [{"id": "lamp", "deck": "deck", "props": {"cost": 2}, "back": {"props": {"cost": 5}}},
-             {"id": "bell", "deck": "deck", "props": {"cost": 2}}]
     main = ("move deck to tableau; for each c in tableau where def(c) == lamp: flip c; "
             "move top(c in tableau where c.cost == 5) to discard; "
             "gain count(c in discard where def(c) == lamp) points")
-    state = new_game(tmp_path, main, cards=cards, rules={"components": components})
+    state = new_game(tmp_path, main, **LAMP_AND_BELL)
     assert value(state, 0, "points") == 1
 
 
