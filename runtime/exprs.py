@@ -582,21 +582,27 @@ class _Gen:
     def first_passing(self, e, env: str, scope: dict, top: bool) -> str:
         """``top(x in S where C)``: the last item of S that passes C (``bottom``: the first),
         found by a scan from that end that stops at it: by :meth:`World.first_prop` when S is
-        a zone and C is ``x.P == K`` (K worked out only when the zone has components)."""
+        a zone and C is ``x.P == K`` or ``def(x) == K`` (K worked out only when the zone has
+        components)."""
         found = self.by_prop(e, env, scope, "rt.first_prop({zone}, {prop}, {value}, %s)" % top,
-                             "None")
+                             "None", definition=True)
         if found is not None:
             return found
         generator = self.comprehension(e, env, scope, lazy_from_top=top)
         return f"next({generator}, None)"
 
-    def by_prop(self, e, env: str, scope: dict, call: str, empty: str) -> str | None:
-        """Comprehension ``e``, ``x in Z where x.P == K`` (or ``K == x.P``), as ``call``: a
+    def by_prop(self, e, env: str, scope: dict, call: str, empty: str,
+                definition: bool = False) -> str | None:
+        """Comprehension ``e``, ``x in Z where x.P == K`` (or ``K == x.P``; with
+        ``definition``, also ``def(x) == K``, whose ``{prop}`` is None), as ``call``: a
         ``World`` method (:meth:`World.count_prop`, :meth:`World.first_prop`) on the zone's
         key (``{zone}``), ``{prop}`` and ``{value}``; K is worked out only when the zone has
         components, as the comprehension would, and ``empty`` is the value otherwise. None
         when ``e`` has another form or the zone's key is not known here."""
         same = _same_prop(e)
+        if same is None and definition:
+            same = _counted_same_definition(e)
+            same = (None, same) if same is not None else None
         if same is None or e[2][0] != "zone" or self.in_source:
             return None
         zone = e[2]

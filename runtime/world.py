@@ -725,12 +725,19 @@ class World:
         attr = self.attr
         return sum(1 for comp_id in zone if attr(comp_id, prop) == value)
 
-    def first_prop(self, key: str, prop: str, value, top: bool):
-        """``top(x in Z where x.prop == value)`` (``bottom`` when not ``top``) by the zone's
-        key in the state: the component nearest that end whose ``prop`` equals ``value``, or
-        None; one step per component of the zone, as the comprehension takes."""
+    def first_prop(self, key: str, prop: str | None, value, top: bool):
+        """``top(x in Z where x.prop == value)`` (``bottom`` when not ``top``; ``def(x) ==
+        value`` when ``prop`` is None) by the zone's key in the state: the component nearest
+        that end whose ``prop`` equals ``value``, or None; one step per component of the
+        zone, as the comprehension takes."""
         zone = self.zones[key]
         self.steps += len(zone)
+        if prop is None:
+            comps = self.comps
+            for comp_id in reversed(zone) if top else zone:
+                if comps[comp_id]["def"] == value:
+                    return comp_id
+            return None
         static = self.rules.static_props
         for comp_id in reversed(zone) if top else zone:
             props = static.get(comp_id)

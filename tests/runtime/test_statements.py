@@ -273,7 +273,8 @@ def test_a_count_or_top_by_prop_works_its_value_out_only_when_the_zone_has_compo
     # value that cannot be worked out is not asked for
     for main in ("gain count(d in supply where d.tier == 1 / 0) points; gain 1 coin",
                  "move top(d in supply where d.tier == 1 / 0) to discard; gain 1 coin",
-                 "move bottom(d in supply where 1 / 0 == d.tier) to discard; gain 1 coin"):
+                 "move bottom(d in supply where 1 / 0 == d.tier) to discard; gain 1 coin",
+                 "move top(d in supply where def(d) == 1 / 0) to discard; gain 1 coin"):
         state = new_game(tmp_path / "empty", main)
         assert value(state, 0, "coin") == 1
         with pytest.raises(EngineError, match="zero"):
