@@ -599,10 +599,7 @@ class _Gen:
         key (``{zone}``), ``{prop}`` and ``{value}``; K is worked out only when the zone has
         components, as the comprehension would, and ``empty`` is the value otherwise. None
         when ``e`` has another form or the zone's key is not known here."""
-        same = _same_prop(e)
-        if same is None and definition:
-            same = _counted_same_definition(e)
-            same = (None, same) if same is not None else None
+        same = _same_prop(e, definition)
         if same is None or e[2][0] != "zone" or self.in_source:
             return None
         zone = e[2]
@@ -712,46 +709,49 @@ def _is_count(e) -> bool:
     return e is not None and e[0] == "call" and e[1] in ("count", "size") and len(e[2]) == 1
 
 
+def _compared(comp, own):
+    """``(O, K)`` when a comprehension is ``v in S where O == K`` (or ``K == O``) with no
+    value, ``own(O, v)`` true of the side O and ``K`` not reading ``v``."""
+    _op, var, _source, where, value = comp
+    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
+        return None
+    for side, other in ((where[2], where[3]), (where[3], where[2])):
+        if own(side, var) and not _reads(other, var):
+            return side, other
+    return None
+
+
 def _counted_same_definition(comp):
     """``K`` when a comprehension is ``v in S where def(v) == K`` (or ``K == def(v)``) with
     ``K`` not reading ``v`` and no value."""
-    _op, var, _source, where, value = comp
-    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
-        return None
-    own = ["call", "def", [["env", var]]]
-    left, right = where[2], where[3]
-    if left == own and not _reads(right, var):
-        return right
-    if right == own and not _reads(left, var):
-        return left
-    return None
+    found = _compared(comp, _is_definition_of)
+    return found[1] if found is not None else None
 
 
-def _same_prop(comp):
+def _same_prop(comp, definition: bool = False):
     """``(P, K)`` when a comprehension is ``v in S where v.P == K`` (or ``K == v.P``) with
-    ``K`` not reading ``v`` and no value."""
-    _op, var, _source, where, value = comp
-    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
-        return None
-    left, right = where[2], where[3]
-    for own, other in ((left, right), (right, left)):
-        if own[0] == "attr" and own[1] == ["env", var] and not _reads(other, var):
-            return own[2], other
-    return None
+    ``K`` not reading ``v`` and no value; with ``definition``, also ``(None, K)`` for
+    ``def(v) == K``."""
+    found = _compared(comp, _is_prop_of)
+    if found is not None:
+        return found[0][2], found[1]
+    found = _compared(comp, _is_definition_of) if definition else None
+    return (None, found[1]) if found is not None else None
 
 
 def _counted_equal(comp):
     """``K`` when a comprehension is ``v in S where v == K`` (or ``K == v``) with ``K`` not
     reading ``v`` and no value: its count is how many items of S equal K."""
-    _op, var, _source, where, value = comp
-    if value is not None or where is None or where[0] != "bin" or where[1] != "==":
-        return None
-    left, right = where[2], where[3]
-    if left == ["env", var] and not _reads(right, var):
-        return right
-    if right == ["env", var] and not _reads(left, var):
-        return left
-    return None
+    found = _compared(comp, lambda side, var: side == ["env", var])
+    return found[1] if found is not None else None
+
+
+def _is_definition_of(side, var: str) -> bool:
+    return side == ["call", "def", [["env", var]]]
+
+
+def _is_prop_of(side, var: str) -> bool:
+    return side[0] == "attr" and side[1] == ["env", var]
 
 
 def _leading_invariant(where, var: str) -> tuple[list, list | None]:

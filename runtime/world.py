@@ -648,20 +648,21 @@ class World:
             counts[definition] = counts.get(definition, 0) + 1
         if not self._prop_counts:
             return
+        left, entered = self._prop_counts.get(old), self._prop_counts.get(new)
+        if not left and not entered:
+            return
         props = self.rules.static_props.get(comp_id)
-        counted = self._prop_counts.get(old)
-        if counted:
-            for prop, counts in list(counted.items()):
+        if left:
+            for prop, counts in list(left.items()):
                 if counts is False:  # it may be countable without this component
-                    del counted[prop]
+                    del left[prop]
                 else:  # it was counted: its props never change and print this one
                     counts[props[prop]] -= 1
-        counted = self._prop_counts.get(new)
-        if counted:
-            for prop, counts in list(counted.items()):
+        if entered:
+            for prop, counts in list(entered.items()):
                 value = props.get(prop, _UNPRINTED) if props is not None else _UNPRINTED
                 if counts is False or value.__class__ not in _COUNTED_VALUES:
-                    del counted[prop]  # worked out again when next asked
+                    del entered[prop]  # worked out again when next asked
                 else:
                     counts[value] = counts.get(value, 0) + 1
 
