@@ -669,6 +669,11 @@ class _Gen:
         value = self.expr(e[4], inner, inner_scope) if e[4] is not None else item
         self.loops.pop()
         used = f"{where} {value}"
+        # a filter that reads the item only through printed props gives the same answer for
+        # the next item when it shares the printed props (the copies of one card or die
+        # side by side in a zone): each_passing works it out once per run of them
+        printed_only = (e[2][0] == "zone" and rest is not None and not mentions(inner, where)
+                        and _reads_printed_only(rest, var))
         setup = []
         if mentions(inner, used):
             setup.append((inner, f"dict({env})"))
@@ -680,7 +685,7 @@ class _Gen:
         return {"setup": setup, "source": f"_counted(rt, {source})", "guard": guard,
                 "held": self.fresh("s") if guard else None, "item": item,
                 "bind": f"_bind({inner}, {var!r}, {item})" if mentions(inner, used) else None,
-                "where": where, "value": value}
+                "where": where, "value": value, "printed_only": printed_only}
 
 
 def mentions(name: str, source: str) -> bool:
@@ -688,6 +693,10 @@ def mentions(name: str, source: str) -> bool:
     which no other name contains as a word)."""
     return re.search(rf"\b{name}\b", source) is not None
 
+
+STATE_ATTRS = frozenset({"face", "owner", "exhausted", "upgraded", "trashed", "def"})
+"""The names ``x.name`` reads from a component's state when it does not print ``name``
+(``World.attr``); for any other name it does not print, ``x.name`` is none."""
 
 _WHOLE_TEXT = re.compile(r"-?\d+|rt\.n")
 _NUMBER_TEXT = re.compile(r"-?\d+")
@@ -822,6 +831,26 @@ def _free_names(e, bound: frozenset = frozenset()) -> set[str]:
         inner = bound | {e[1]}
         return _free_names(e[2], bound).union(*(_free_names(part, inner) for part in e[3:]))
     return set().union(*(_free_names(part, bound) for part in e))
+
+
+def _reads_printed_only(e, var: str) -> bool:
+    """Whether lowered expression ``e`` reads ``var`` only as ``var.P`` with ``P`` none of
+    the names a component answers from its state (``World.STATE_ATTRS``): for a component
+    whose printed props never change, ``e`` then depends on it through those props alone."""
+    if not isinstance(e, list) or not e:
+        return True
+    op = e[0]
+    if op == "env":
+        return e[1] != var
+    if op == "lit":
+        return True
+    if op == "attr" and e[1] == ["env", var]:
+        return e[2] not in STATE_ATTRS
+    if op == "comp":
+        if not _reads_printed_only(e[2], var):
+            return False
+        return e[1] == var or all(_reads_printed_only(part, var) for part in e[3:])
+    return all(_reads_printed_only(part, var) for part in e)
 
 
 def _depth(e) -> int:

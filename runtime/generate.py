@@ -154,11 +154,22 @@ class Writer:
                 self.line(f"{parts['held']} = {listed}")
                 blocks.enter_context(self.block(f"if {parts['held']} and {parts['guard']}:"))
                 listed = parts["held"]
+            where = parts["where"]
+            if parts["printed_only"]:  # once for each run of items with the same printed props
+                table, props, last, passed = (self.gen.fresh(n) for n in ("st", "q", "lq", "ok"))
+                self.line(f"{table} = rt.rules.static_props")
+                self.line(f"{last} = None")
             blocks.enter_context(self.block(f"for {parts['item']} in {listed}:"))
             if parts["bind"]:
                 self.line(parts["bind"])
-            if parts["where"] is not None:
-                blocks.enter_context(self.block(f"if {parts['where']}:"))
+            if parts["printed_only"]:
+                self.line(f"{props} = {table}.get({parts['item']})")
+                with self.block(f"if {props} is None or {props} is not {last}:"):
+                    self.line(f"{last} = {props}")
+                    self.line(f"{passed} = {where}")
+                where = passed
+            if where is not None:
+                blocks.enter_context(self.block(f"if {where}:"))
             yield parts["value"]
 
     def you(self) -> str:

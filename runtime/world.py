@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rng
-from .exprs import MAX_LIST, RuleError, items
+from .exprs import MAX_LIST, STATE_ATTRS, RuleError, items
 
 MAX_NUMBER = 2 ** 53
 """No number a rule stores in the game state (a value, a binding) may be larger than this in
@@ -294,6 +294,8 @@ class World:
         raise RuleError(f"cannot read '.{name}' of {subject!r}")
 
     def _component_attr(self, comp_id, comp, name):
+        if name not in STATE_ATTRS:
+            return None
         if comp["kind"] == "die":
             if name == "face":
                 return comp["face"]

@@ -281,6 +281,21 @@ def test_a_count_or_top_by_prop_works_its_value_out_only_when_the_zone_has_compo
             new_game(tmp_path / "dice", main, dice=[DIE])
 
 
+def test_a_filter_on_printed_props_is_tested_once_per_run_of_copies_but_state_every_time(tmp_path):
+    # a loop's filter that reads the item only through printed props answers the same for
+    # the copies of a card side by side, and is worked out once for them; what a card's
+    # state says (exhausted) and what a two-sided card shows are read for each card
+    cards = [dict(LAMP_AND_BELL["cards"][1], copies=3), dict(LAMP_AND_BELL["cards"][0], copies=2)]
+    main = ("move deck to tableau; exhaust top(c in tableau where def(c) == bell); "
+            "flip top(c in tableau where def(c) == lamp); "
+            "for each c in tableau where c.cost == 2: gain 1 points; "
+            "for each c in tableau where c.exhausted: gain 1 coin; "
+            "for each c in tableau where c.cost == 5: gain 1 favor")
+    state = new_game(tmp_path, main, cards=cards, rules=LAMP_AND_BELL["rules"])
+    assert [value(state, 0, n) for n in ("points", "coin", "favor")] == [3 + 1, 1, 1]
+    assert " is not _lq" in state.game.rules.code.dump()  # the run of copies is used
+
+
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     cards = [
         {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
