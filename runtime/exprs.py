@@ -538,6 +538,18 @@ class _Gen:
                     f"or _zone_key(rt, {e[1]!r}, {owner})")
         return None
 
+    def zone_arg(self, e, env: str, scope: dict) -> str:
+        """The source of the state's key of the zone expression ``e`` evaluates to (what
+        ``World.zone_arg`` makes of it): read where :meth:`zone_key` knows it, else
+        ``World.zone_arg`` of its value, which rejects anything that is not a zone."""
+        if e[0] == "zone":
+            owner = None if self.shared(e[1]) else \
+                self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
+            key = self.zone_key(e, owner)
+            if key is not None:
+                return f"({key})"
+        return f"rt.zone_arg({self.expr(e, env, scope)})"
+
     def component_attr(self, local: str, name: str) -> str:
         """``item.name`` of a component in a loop over a zone: the printed props of the side
         it shows (``Rules.printed``) read in place, :meth:`Interpreter.attr` for anything

@@ -137,6 +137,12 @@ class Writer:
             scope = dict(self.scope) if env is None else {}
         return self.gen.expr(lowered, self.gen.base, scope)
 
+    def zone_arg(self, lowered) -> str:
+        """The source of the state's key of the zone a (checked) lowered expression names,
+        over the current env: a statement's source or destination zone."""
+        self.gen.base = self.env
+        return self.gen.zone_arg(lowered, self.env, dict(self.scope))
+
     @contextmanager
     def each_passing(self, comp):
         """Statements for each item of comprehension ``comp`` that passes its filter, in a

@@ -16,8 +16,8 @@ from .registry import helper, statement
 def draw_stmt(w, node, nid):
     """``draw N from S to D``: N times the top component of S to D; an empty S is first refilled
     from its ``refill_from`` zone (shuffled), and the draw stops when nothing is left."""
-    w.line(f"_draw(rt, {w.expr(node['count'])}, rt.zone_arg({w.expr(node['source'])}), "
-           f"rt.zone_arg({w.expr(node['dest'])}))")
+    w.line(f"_draw(rt, {w.expr(node['count'])}, {w.zone_arg(node['source'])}, "
+           f"{w.zone_arg(node['dest'])})")
 
 
 @helper
@@ -46,7 +46,7 @@ def draw(rt, count, source: str, dest: str) -> None:
 @statement("move")
 def move_stmt(w, node, nid):
     """``move X to Z`` (``to bottom of Z``): each component of X to zone Z."""
-    w.line(f"_move(rt, {w.expr(node['item'])}, rt.zone_arg({w.expr(node['dest'])}), "
+    w.line(f"_move(rt, {w.expr(node['item'])}, {w.zone_arg(node['dest'])}, "
            f"{node['position']!r})")
 
 
@@ -61,7 +61,7 @@ def move(rt, value, dest: str, position: str) -> None:
 @statement("shuffle")
 def shuffle_stmt(w, node, nid):
     """``shuffle Z``."""
-    w.line(f"rt.shuffle(rt.zone_arg({w.expr(node['zone'])}))")
+    w.line(f"rt.shuffle({w.zone_arg(node['zone'])})")
 
 
 @statement("roll")

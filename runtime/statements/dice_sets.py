@@ -19,8 +19,7 @@ def keep(w, node, nid):
     look the same one is set aside without asking) or, once one was set aside since the last
     roll, rolls the rest (decision kind ``keep``: a die, or None for "roll the rest")."""
     hand, kept, n = w.fresh("hand"), w.fresh("kept"), w.fresh("n")
-    start = (f"rt.zone_arg({w.expr(node['source'])}), rt.zone_arg({w.expr(node['dest'])}), "
-             f"0")
+    start = f"{w.zone_arg(node['source'])}, {w.zone_arg(node['dest'])}, 0"
     if w.resuming:
         with w.block("if aux is None:"):
             w.line(f"{hand}, {kept}, {n} = {start}")

@@ -296,6 +296,22 @@ def test_a_filter_on_printed_props_is_tested_once_per_run_of_copies_but_state_ev
     assert " is not _lq" in state.game.rules.code.dump()  # the run of copies is used
 
 
+def test_move_and_draw_reach_your_zones_others_zones_and_refuse_what_is_no_zone(tmp_path):
+    # a statement's zone is read by its key where the compiler knows it (a shared zone,
+    # `you`'s own), through the zone value otherwise; either way the same zone
+    main = ("move top(supply) to pool; "
+            "for each p in players where p == 2: move top(supply) to p.pool; "
+            "for each p in players where p == 1: move top(supply) to p.discard; "
+            "draw 1 from supply to discard")
+    state = new_game(tmp_path, main, dice=[dict(DIE, count=5)], players=3)
+    zones = state.data["zones"]
+    assert [len(zones[k]) for k in ("0:pool", "2:pool", "1:discard", "0:discard", "g:supply")] \
+        == [1, 1, 1, 1, 1]
+    for main in ("move top(supply) to 3", "draw 1 from supply to top(supply)"):
+        with pytest.raises(EngineError, match="is not a zone"):
+            new_game(tmp_path / "bad", main, dice=[DIE])
+
+
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     cards = [
         {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
