@@ -201,7 +201,10 @@ def _items_source(w, node, target: str) -> None:
     the source's items filtered with the variable (and ``you``, for a seat) bound."""
     source, where, var = node["source"], node["where"], node["var"]
     if where is None:
-        w.line(f"{target} = _loop_list(rt, {w.expr(source)})")
+        if source[0] == "zone":  # a zone's components, by its key where the compiler knows it
+            w.line(f"{target} = list(rt.zones[{w.zone_arg(source)}])")
+        else:
+            w.line(f"{target} = _loop_list(rt, {w.expr(source)})")
         return
     if source[0] == "zone":
         with w.block(f"if 'you' in {w.env}:"):
