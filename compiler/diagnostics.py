@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "W505": "a resource, track, zone or constant that nothing reads",
     # E6xx / W6xx: values (what an expression can be, found without running it)
     "E601": "an amount to gain, pay or lose is always negative",
+    "E602": "set gives a resource or track a value that is never a whole number",
     "W601": "a cost or need is above the resource's maximum, so it can never be met",
     "W602": "a condition can never hold",
     "W603": "a condition always holds, so a branch never runs",

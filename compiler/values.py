@@ -212,8 +212,8 @@ LEAVES = frozenset({ir.Num, ir.Bool, ir.Text, ir.NoneLit, ir.Name, ir.This, ir.N
 
 
 class ValueChecker:
-    """Evaluates expressions of one pack to :class:`Possible` values and reports E601, W601,
-    W602 and W603 over its effect texts."""
+    """Evaluates expressions of one pack to :class:`Possible` values and reports E601, E602,
+    W601, W602 and W603 over its effect texts."""
 
     def __init__(self, pack: Pack):
         self.pack = pack
@@ -452,6 +452,8 @@ class _Walk:
                 self.amount(kind, amount)
         elif kind is ir.Need:
             self.need(node)
+        elif kind is ir.SetTo:
+            self.set_to(node)
         elif kind is ir.Binary and node.op in COMPARISONS:
             self.comparison(node)
         if kind is ir.If:
@@ -515,6 +517,25 @@ class _Walk:
         if verb is ir.Pay:
             self.above_cap(amount.count, amount.target, count, "can never be paid")
         self.node(amount.count)
+
+    def set_to(self, node: ir.SetTo) -> None:
+        """``set R to V`` with R a resource or track, which hold whole numbers: V must be
+        able to be one (true and false count as 1 and 0)."""
+        target = node.target
+        name = target.id if isinstance(target, ir.Name) else \
+            target.name if isinstance(target, ir.Attr) else None
+        if name not in self.checker.bounds:
+            return
+        if isinstance(target, ir.Name) and target.kind not in ("resource", "track"):
+            return  # a local variable of that name
+        value = self.checker.value(node.value)
+        if value.numbers or value.others is None or any(isinstance(v, bool) for v in value.others):
+            return
+        what = "resource" if name in self.checker.pack.resources else "track"
+        shown = f"not {_describe(value).removeprefix('is ')}" if value.is_single \
+            else f"but `{self.quote(node.value)}` {_describe(value)}"
+        self.add(node.value, "E602", f"'{name}' is a {what} and holds a whole number, {shown}",
+                 "set it to a number, or declare a var to hold other values")
 
     def need(self, need: ir.Need) -> None:
         count = self.checker.value(need.count, fold_constants=True)

@@ -110,10 +110,12 @@ class World:
             value = int(value)
         elif value.__class__ is list:
             value = copied(value)  # a list the rules hold (a die's icons) must not be shared
-        if isinstance(value, int):
-            bounds = self.rules.bounds.get(name)
-            if bounds is not None:
-                value = self.clamp(value, bounds, who)
+        bounds = self.rules.bounds.get(name)
+        if bounds is not None:  # a resource or track: a whole number
+            if value.__class__ is not int:
+                raise RuleError(f"'{name}' holds a whole number; cannot set it to "
+                                f"{self.value_text(value)}")
+            value = self.clamp(value, bounds, who)
         check_stored(value, name)
         if scope == "global":
             self.shared[name] = value

@@ -88,6 +88,21 @@ def test_amounts(tmp_path, main, expected):
     assert value_findings(tmp_path, main) == expected
 
 
+@pytest.mark.parametrize("main,expected", [
+    ("set coin to red", [("E602", "'coin' is a resource and holds a whole number, not red")]),
+    ("for each d in supply: set fame to d.colour",
+     [("E602", "'fame' is a track and holds a whole number, but `d.colour` is one of blue, "
+               "red or white")]),
+    ("for each p in players: set p.coin to white",
+     [("E602", "'coin' is a resource and holds a whole number, not white")]),
+    # a number, true (1) and a value known only in play are accepted; so is a var or a local
+    ("set coin to 2; set coin to true; for each d in supply: set coin to d.tier", []),
+    ("set priority to red; let coin = red; gain 1 points", []),
+])
+def test_a_resource_or_track_is_set_only_to_a_number(tmp_path, main, expected):
+    assert value_findings(tmp_path, main) == expected
+
+
 def test_a_constant_counts_in_an_amount_with_every_value_a_variant_gives_it(tmp_path):
     negative = {"constants": [{"id": "penalty", "source": "illustrative", "value": -2}]}
     assert value_findings(tmp_path / "a", "pay penalty coin",

@@ -312,6 +312,17 @@ def test_move_and_draw_reach_your_zones_others_zones_and_refuse_what_is_no_zone(
             new_game(tmp_path / "bad", main, dice=[DIE])
 
 
+def test_a_resource_or_track_set_to_anything_but_a_number_stops_the_game(tmp_path):
+    # the compiler refuses what it can tell (E602); what only play shows stops with the
+    # same complaint instead of a resource that holds a list or nothing
+    for main, shown in (("let x = [1, 2]; set coin to x", r"\[1, 2\]"),
+                        ("set fame to top(supply)", "none")):
+        with pytest.raises(EngineError, match=f"holds a whole number; cannot set it to {shown}"):
+            new_game(tmp_path / shown[:2], main)
+    state = new_game(tmp_path / "ok", "set coin to true; set priority to top(supply)")
+    assert value(state, 0, "coin") == 1
+
+
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     cards = [
         {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
