@@ -847,7 +847,7 @@ def _free_names(e, bound: frozenset = frozenset()) -> set[str]:
 
 def _reads_printed_only(e, var: str) -> bool:
     """Whether lowered expression ``e`` reads ``var`` only as ``var.P`` with ``P`` none of
-    the names a component answers from its state (``World.STATE_ATTRS``): for a component
+    the names a component answers from its state (:data:`STATE_ATTRS`): for a component
     whose printed props never change, ``e`` then depends on it through those props alone."""
     if not isinstance(e, list) or not e:
         return True
