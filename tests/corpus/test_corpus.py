@@ -93,6 +93,10 @@ def test_case_reports_its_exact_location_and_code(case, tmp_path):
     assert want in found, f"{case.name}: expected {want}, got {found}"
     if expected["code"].startswith("E"):
         assert any(d.severity == "error" for d in diags), "the case must fail validation"
+        # one mistake per case: any other error follows from it, at the same place
+        stray = [f for f, d in zip(found, diags) if d.severity == "error"
+                 and f[3] != want[3] and f[:3] != want[:3]]
+        assert not stray, f"{case.name}: errors besides its own: {stray}"
     else:
         assert not [d for d in diags if d.severity == "error"], "a warning's case has no error"
     for d in diags:
