@@ -389,17 +389,13 @@ class _Gen:
                     if same is not None and args[0][2][0] == "zone":
                         # count(x in Z where def(x) == K): the zone's count of definition K
                         zone = args[0][2]
-                        self.in_source += 1
-                        if self.shared(zone[1]):
-                            owner = None
-                        elif zone[2] is not None:
-                            owner = self.expr(zone[2], env, scope)
-                        else:
-                            owner = self.you(scope)
-                        self.in_source -= 1
-                        key = self.zone_key(zone, owner)
+                        key = self.known_zone_key(zone, scope)
                         if key is not None:
                             return f"rt.count_in({key}, {x(same)})"
+                        self.in_source += 1
+                        owner = self.expr(zone[2], env, scope) if zone[2] is not None \
+                            else self.you(scope)
+                        self.in_source -= 1
                         return f"rt.count_definition({zone[1]!r}, {owner}, {x(same)})"
                     counted = self.by_prop(args[0], env, scope,
                                            "rt.count_prop({zone}, {prop}, {value})", "0")
@@ -521,10 +517,11 @@ class _Gen:
     def zone_items(self, e, env: str, scope: dict) -> str:
         """The source of a comprehension over a zone: a zone reference (``@owner:zone``) or
         the zone's list itself (``_items`` takes either; the comprehension only reads it)."""
-        owner = None if self.shared(e[1]) else \
-            self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
-        key = self.zone_key(e, owner)
-        return f"rt.zones[{key}]" if key is not None else f"_zone_list(rt, {e[1]!r}, {owner})"
+        key = self.known_zone_key(e, scope)
+        if key is not None:
+            return f"rt.zones[{key}]"
+        owner = self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
+        return f"_zone_list(rt, {e[1]!r}, {owner})"
 
     def zone_key(self, e, owner: str | None) -> str | None:
         """The source of the state's key of zone ``e`` (a ``zone`` expression, ``owner`` the
@@ -538,16 +535,19 @@ class _Gen:
                     f"or _zone_key(rt, {e[1]!r}, {owner})")
         return None
 
+    def known_zone_key(self, e, scope: dict) -> str | None:
+        """:meth:`zone_key` of zone expression ``e`` over ``scope``: a shared zone's, or
+        ``you``'s own; None for any other (its owner is worked out when the game runs)."""
+        owner = None if self.shared(e[1]) or e[2] is not None else self.you(scope)
+        return self.zone_key(e, owner)
+
     def zone_arg(self, e, env: str, scope: dict) -> str:
         """The source of the state's key of the zone expression ``e`` evaluates to (what
         ``World.zone_arg`` makes of it): read where :meth:`zone_key` knows it, else
         ``World.zone_arg`` of its value, which rejects anything that is not a zone."""
-        if e[0] == "zone":
-            owner = None if self.shared(e[1]) else \
-                self.expr(e[2], env, scope) if e[2] is not None else self.you(scope)
-            key = self.zone_key(e, owner)
-            if key is not None:
-                return f"({key})"
+        key = self.known_zone_key(e, scope) if e[0] == "zone" else None
+        if key is not None:
+            return f"({key})"
         return f"rt.zone_arg({self.expr(e, env, scope)})"
 
     def component_attr(self, local: str, name: str) -> str:
@@ -614,9 +614,7 @@ class _Gen:
         same = _same_prop(e, definition)
         if same is None or e[2][0] != "zone" or self.in_source:
             return None
-        zone = e[2]
-        owner = None if self.shared(zone[1]) or zone[2] is not None else self.you(scope)
-        key = self.zone_key(zone, owner)
+        key = self.known_zone_key(e[2], scope)
         if key is None:
             return None
         held = self.fresh("z")
@@ -685,9 +683,10 @@ class _Gen:
         # the next item when it shares the printed props (the copies of one card or die
         # side by side in a zone): each_passing works it out once per run of them
         printed_only = (e[2][0] == "zone" and rest is not None and not mentions(inner, where)
-                        and _reads_printed_only(rest, var))
+                        and not _reads(rest, var, printed=True))
+        binds = mentions(inner, used)
         setup = []
-        if mentions(inner, used):
+        if binds:
             setup.append((inner, f"dict({env})"))
         if mentions(comps, used):
             setup.append((comps, "rt.comps"))
@@ -696,7 +695,7 @@ class _Gen:
         setup.extend((box, "[]") for box in loop["memos"])
         return {"setup": setup, "source": f"_counted(rt, {source})", "guard": guard,
                 "held": self.fresh("s") if guard else None, "item": item,
-                "bind": f"_bind({inner}, {var!r}, {item})" if mentions(inner, used) else None,
+                "bind": f"_bind({inner}, {var!r}, {item})" if binds else None,
                 "where": where, "value": value, "printed_only": printed_only}
 
 
@@ -815,7 +814,10 @@ def _invariant(e, var: str) -> bool:
     return not _reads(e, var)
 
 
-def _reads(e, var: str) -> bool:
+def _reads(e, var: str, printed: bool = False) -> bool:
+    """Whether lowered expression ``e`` reads ``var``; with ``printed``, a read ``var.P`` of
+    a name ``P`` none of :data:`STATE_ATTRS` does not count (for a component whose printed
+    props never change, ``e`` then depends on it through those props alone)."""
     if not isinstance(e, list) or not e:
         return False
     op = e[0]
@@ -823,11 +825,13 @@ def _reads(e, var: str) -> bool:
         return e[1] == var
     if op == "lit":
         return False
+    if printed and op == "attr" and e[1] == ["env", var]:
+        return e[2] in STATE_ATTRS
     if op == "comp":
-        if _reads(e[2], var):
+        if _reads(e[2], var, printed):
             return True
-        return e[1] != var and any(_reads(part, var) for part in e[3:])
-    return any(_reads(part, var) for part in e)
+        return e[1] != var and any(_reads(part, var, printed) for part in e[3:])
+    return any(_reads(part, var, printed) for part in e)
 
 
 def _free_names(e, bound: frozenset = frozenset()) -> set[str]:
@@ -843,26 +847,6 @@ def _free_names(e, bound: frozenset = frozenset()) -> set[str]:
         inner = bound | {e[1]}
         return _free_names(e[2], bound).union(*(_free_names(part, inner) for part in e[3:]))
     return set().union(*(_free_names(part, bound) for part in e))
-
-
-def _reads_printed_only(e, var: str) -> bool:
-    """Whether lowered expression ``e`` reads ``var`` only as ``var.P`` with ``P`` none of
-    the names a component answers from its state (:data:`STATE_ATTRS`): for a component
-    whose printed props never change, ``e`` then depends on it through those props alone."""
-    if not isinstance(e, list) or not e:
-        return True
-    op = e[0]
-    if op == "env":
-        return e[1] != var
-    if op == "lit":
-        return True
-    if op == "attr" and e[1] == ["env", var]:
-        return e[2] not in STATE_ATTRS
-    if op == "comp":
-        if not _reads_printed_only(e[2], var):
-            return False
-        return e[1] == var or all(_reads_printed_only(part, var) for part in e[3:])
-    return all(_reads_printed_only(part, var) for part in e)
 
 
 def _depth(e) -> int:
