@@ -170,9 +170,14 @@ class Scopes:
 
     def __init__(self, zones: dict[str, str], values: dict[str, str],
                  fixed: dict[str, int] | None = None,
-                 functions: dict[str, tuple[list, list]] | None = None):
+                 functions: dict[str, tuple[list, list]] | None = None,
+                 whole: set[str] | frozenset[str] = frozenset()):
         self.zones = dict(zones)
         self.values = dict(values)
+        self.whole = frozenset(name for name in whole if self.values.get(name) == "player")
+        """The players' values that hold a whole number in every state (resources and
+        tracks: ``World.set_value`` and ``World.add_value`` keep them so, and the ruleset's
+        check their start), whose comparisons need no type test."""
         self.fixed = {name: value for name, value in (fixed or {}).items()
                       if value.__class__ is int}  # so its repr is a number, nothing else
         self.functions = {}
@@ -190,7 +195,8 @@ class Scopes:
             if free <= set(params) | {"you", "this"} and _depth(value) <= MAX_INLINE_DEPTH:
                 self.functions[name] = (list(params), value, "you" in free)
         self.key = repr((sorted(self.zones.items()), sorted(self.values.items()),
-                         sorted(self.fixed.items()), sorted(self.functions.items())))
+                         sorted(self.fixed.items()), sorted(self.functions.items()),
+                         sorted(self.whole)))
 
 
 def compile_expr(e, scopes: Scopes | None = None) -> Fn:
@@ -236,7 +242,7 @@ def expr_source(e, scopes: Scopes | None = None) -> tuple[str, dict]:
     """The Python source of ``def expr(rt, env)`` for a lowered expression, and the constants
     (non-scalar literals) it refers to by name."""
     gen = _Gen(scopes.zones, scopes.values, fixed=scopes.fixed, own_row=True,
-               functions=scopes.functions) if scopes else _Gen(own_row=True)
+               functions=scopes.functions, whole=scopes.whole) if scopes else _Gen(own_row=True)
     body = gen.expr(e, "env", {})
     prologue = ""
     if gen.row_used:  # ``you``'s values, looked up once (None: ``you`` is not a seat)
@@ -256,7 +262,8 @@ class _Gen:
 
     def __init__(self, zone_scopes: dict | None = None, value_scopes: dict | None = None,
                  you_bound: bool = False, fixed: dict[str, int] | None = None,
-                 own_row: bool = False, functions: dict | None = None):
+                 own_row: bool = False, functions: dict | None = None,
+                 whole: frozenset[str] = frozenset()):
         self.base = "env"  # the local holding the env that names outside comprehensions read
         # known for the expressions of one ruleset: zone and value scopes; ``you_bound``: every
         # env the code sees binds ``you`` (the machine's envs for statements do)
@@ -264,6 +271,7 @@ class _Gen:
         self.value_scopes = value_scopes or {}
         self.fixed = fixed or {}  # constants no card modifies (checked whole numbers: Scopes)
         self.functions = functions or {}  # pack functions to write in place (Scopes.functions)
+        self.whole = whole  # players' values that always hold a whole number (Scopes.whole)
         self.inlining: list[str] = []  # the pack functions being written in place, outermost first
         self.own_row = own_row
         """Whether ``you``'s values may be read from ``_you_row``, which the function sets up
@@ -311,7 +319,9 @@ class _Gen:
         if op == "players":
             return "list(range(rt.n))"
         if op == "pv":
-            return self.seat_value(x(e[1]), e[2], "rt.value")
+            if self.value_scopes.get(e[2]) == "player" and not self.in_source:
+                return "({1} if {0} else {2})".format(*self.seat_read(e, scope))
+            return f"rt.value({x(e[1])}, {e[2]!r})"
         if op == "pvref":
             return f"[{x(e[1])}, {e[2]!r}]"
         if op == "zone":
@@ -327,13 +337,9 @@ class _Gen:
             local = scope.get(e[1][1]) if e[1][0] == "env" else None
             if local in self.components and not self.in_source:
                 return self.component_attr(local, e[2])
-            if self.own_row and e[1] == ["env", "you"] and "you" not in scope \
-                    and self.base == "env" and self.value_scopes.get(e[2]) == "player":
-                self.row_used = True
-                return (f"(_you_row[{e[2]!r}] if _you_row is not None "
-                        f"else rt.attr({x(e[1])}, {e[2]!r}))")
-            if self.value_scopes.get(e[2]) == "player" and not self.in_source:
-                return self.seat_value(x(e[1]), e[2], "rt.attr")
+            if self.value_scopes.get(e[2]) == "player" \
+                    and (not self.in_source or self.own_row_read(e, scope)):
+                return "({1} if {0} else {2})".format(*self.seat_read(e, scope))
             if not self.in_source:  # a printed prop of a die or one-sided card, read in place
                 item, props = self.fresh("i"), self.fresh("p")
                 return (f"({props}[{e[2]!r}] if ({item} := {x(e[1])}).__class__ is str and "
@@ -358,6 +364,10 @@ class _Gen:
                 return f"(not {x(e[2])})"
             return f"_negative({x(e[2])})"
         if op == "bin":
+            if e[1] in _COMPARE:
+                typed = self.whole_compare(e[1], e[2], e[3], scope)
+                if typed is not None:
+                    return typed
             opname, left, right = e[1], x(e[2]), x(e[3])
             if opname == "and":
                 return f"(True if {left} and {right} else False)"
@@ -467,6 +477,65 @@ class _Gen:
         b = self.fresh("b")
         return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
                 f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
+
+    def seat_read(self, e, scope: dict) -> tuple[str, str, str]:
+        """``(test, read, otherwise)`` for ``e``, a read of a player's value (``p.coin``,
+        ``coin of p``: an ``attr`` or ``pv`` whose name is a player's value): where ``test``
+        holds, ``read`` reads it from the seat's row (``you``'s row, looked up once, where
+        the function has one: :func:`expr_source`), else ``otherwise`` reads it as
+        ``World.attr`` or ``World.value`` would (and says what is wrong). ``test`` evaluates
+        the subject, once."""
+        name = e[2]
+        general = "rt.attr" if e[0] == "attr" else "rt.value"
+        if self.own_row_read(e, scope):
+            self.row_used = True
+            return ("_you_row is not None", f"_you_row[{name!r}]",
+                    f"{general}({self.expr(e[1], self.base, scope)}, {name!r})")
+        seat = self.fresh("s")
+        subject = self.expr(e[1], self.base, scope)
+        return (f"({seat} := {subject}).__class__ is int and 0 <= {seat} < rt.n",
+                f"rt.seat_values[{seat}][{name!r}]", f"{general}({seat}, {name!r})")
+
+    def own_row_read(self, e, scope: dict) -> bool:
+        """Whether ``e`` (a read of a player's value) is ``you.name`` in a function that may
+        read ``you``'s row (:attr:`own_row`): no ``:=`` needed, so also in a loop's source."""
+        return e[0] == "attr" and self.own_row and e[1] == ["env", "you"] \
+            and "you" not in scope and self.base == "env"
+
+    def whole_compare(self, opname: str, left_e, right_e, scope: dict) -> str | None:
+        """``left OP right`` without a type test where one side reads a player's value that
+        always holds a whole number (:attr:`whole`) and the other is a whole number whatever
+        the state (a literal, a fixed constant, a param given one; or a count when it comes
+        second): compared by Python when the subject is a seat, else by the checking
+        helper, which says what is wrong. None where this does not apply. Each side is
+        evaluated once, left first."""
+        if self.in_source:
+            return None
+        general = _COMPARE[opname]
+
+        def whole_read(side):
+            return side is not None and side[0] in ("attr", "pv") and side[2] in self.whole
+
+        def whole(side, count_too: bool) -> str | None:
+            if side is None:
+                return None
+            if count_too and _is_count(side):
+                return self.expr(side, self.base, scope)
+            if side[0] in ("lit", "env") or (side[0] == "const" and side[1] in self.fixed):
+                text = self.expr(side, self.base, scope)  # nothing it makes outlives it
+                return text if whole_text(text) else None
+            return None
+        if whole_read(left_e):
+            right = whole(right_e, True)
+            if right is not None:
+                test, read, otherwise = self.seat_read(left_e, scope)
+                return f"({read} {opname} {right} if {test} else {general}({otherwise}, {right}))"
+        if whole_read(right_e):
+            left = whole(left_e, False)
+            if left is not None:
+                test, read, otherwise = self.seat_read(right_e, scope)
+                return f"({left} {opname} {read} if {test} else {general}({left}, {otherwise}))"
+        return None
 
     def seat_value(self, subject: str, name: str, general: str) -> str:
         """``subject``'s value ``name`` read from the seat's row where ``name`` is a player's

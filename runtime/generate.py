@@ -70,7 +70,7 @@ class Writer:
         self.indent = 1
         scopes = code.rules.scopes
         self.gen = exprs._Gen(scopes.zones, scopes.values, you_bound=True, fixed=scopes.fixed,
-                              functions=scopes.functions)
+                              functions=scopes.functions, whole=scopes.whole)
         self.names: dict[str, object] = {}
         self.count = 0
         self.this = nid

@@ -53,9 +53,10 @@ class Ruleset:
                              {k: v for k, v in self.constants.items() if k not in self.modified},
                              {pid: (p["params"], p["value"])
                               for pid, p in sorted(self.procedures.items())
-                              if p.get("value") is not None})
-        """The zones' and values' scopes and the constants no card modifies, which expressions
-        written for this ruleset know."""
+                              if p.get("value") is not None},
+                             set(self.resources) | set(self.tracks))
+        """The zones' and values' scopes, the constants no card modifies and the values that
+        hold whole numbers, which expressions written for this ruleset know."""
         self.triggers: dict[str, dict[tuple[str, str], list[int]]] = {}
         for event, subscribers in compiled["triggers"].items():
             for card, face, index in subscribers:

@@ -323,6 +323,27 @@ def test_a_resource_or_track_set_to_anything_but_a_number_stops_the_game(tmp_pat
     assert value(state, 0, "coin") == 1
 
 
+def test_comparing_a_resource_with_a_number_needs_no_type_test_and_keeps_its_answers(tmp_path):
+    # a resource or track always holds a whole number, so `p.coin >= 3` is compared by Python
+    # when p is a seat; for anything else the checking comparison answers as before (none:
+    # false) or says what is wrong. A var may hold anything: its comparison tests its type
+    main = ("gain 3 coin; set priority to 7; "
+            "for each p in players where p.coin >= 3: gain 1 fame; "
+            "if you.coin >= 3 and 3 <= you.coin and you.coin < 4 and not (you.coin > 3): "
+            "gain 2 points; "
+            "if count(x in supply) <= you.coin: gain 1 favor; "
+            "if top(supply).coin >= 0: gain 5 points; "
+            "if you.priority >= 7: gain 1 influence")
+    state = new_game(tmp_path, main, players=2)
+    assert [value(state, seat, "fame") for seat in (0, 1)] == [1, 0]
+    assert [value(state, 0, n) for n in ("points", "favor", "influence")] == [2, 1, 1]
+    dump = state.game.rules.code.dump()
+    assert "['coin'] >= 3 if " in dump
+    assert dump.count(".__class__ is int else _ge(") == 1  # priority's
+    with pytest.raises(EngineError, match="belongs to a player"):
+        new_game(tmp_path / "bad", "if (0 - 1).coin > 0: gain 1 coin")
+
+
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     cards = [
         {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
