@@ -82,6 +82,10 @@ class Writer:
         a loop's item), so expressions read the local instead of the dict."""
         self.own_env = "env"
         """The local holding the env of :attr:`this` (its continuations carry it)."""
+        self.checking = False
+        """Whether this is a feasibility function, whose templates name their env ``env``
+        explicitly: there :attr:`scope` holds for ``env`` too (a called procedure's params,
+        :meth:`feasible_tail`)."""
         self.mode = "function"
         self.embedding: list[int] = [nid]
         """The nodes whose code is being written into this function, outermost first."""
@@ -134,7 +138,8 @@ class Writer:
         of ``env`` whose values are also in locals."""
         self.gen.base = env or self.env
         if scope is None:
-            scope = dict(self.scope) if env is None else {}
+            scope = dict(self.scope) if env is None or (self.checking and env == self.env) \
+                else {}
         return self.gen.expr(lowered, self.gen.base, scope)
 
     def zone_arg(self, lowered) -> str:
@@ -314,11 +319,12 @@ class Writer:
             return "True"
         return f"_feasible[{child}](rt, {env or self.env}, {depth})"
 
-    def feasible_tail(self, child, env: str) -> None:
+    def feasible_tail(self, child, env: str, scope: dict[str, str] | None = None) -> None:
         """End a feasibility function with whether statement ``child`` can be carried out over
         the env local ``env``, one level deeper: its own check is written here (``env`` and
         ``depth`` rebound, as its function would have them) rather than called, up to
-        :data:`FEASIBLE_INLINE` of them and never one already being written. Nothing of the
+        :data:`FEASIBLE_INLINE` of them and never one already being written; the names of
+        ``env`` that ``scope`` maps to locals are read from them there. Nothing of the
         function may follow: a check that ends without a ``return`` ends the function."""
         call = self.feasible(child, env, "depth + 1")
         if call == "True" or len(self.embedding) > FEASIBLE_INLINE or child in self.embedding:
@@ -331,14 +337,14 @@ class Writer:
         self.line("depth += 1")
         with self.block(f"if depth > {FEASIBLE_DEPTH}:"):
             self.line("return True")
-        saved = self.this
-        self.this = child
+        saved = self.this, self.scope
+        self.this, self.scope = child, dict(scope or {})
         self.embedding.append(child)
         try:
             template.feasible_fn(self, node, child)
         finally:
             self.embedding.pop()
-            self.this = saved
+            self.this, self.scope = saved
 
     def budget_step(self, count: str = "1", check: bool = True) -> None:
         """Count ``count`` steps of work against the step budget; ``check``: see whether the

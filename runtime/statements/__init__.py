@@ -93,6 +93,7 @@ class NodeCode:
             source = source_of(w, f"def resume_node_{nid}(rt, env, aux, value):",
                                "return False")
         else:
+            w.checking = True
             if template.feasible_fn is None or self.rules.analysis.always_feasible[nid]:
                 w.line("return True")
             else:

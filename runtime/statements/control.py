@@ -352,6 +352,7 @@ def seq_feasible(w, node, nid):
                 w.line(f"env[{part[1]!r}] = {w.expr(part[2], 'env')}")
             with w.block("except _RuleError:"):
                 w.line("return True")
+            w.scope = {k: v for k, v in w.scope.items() if k != part[1]}  # bound anew
         elif not w.analysis.always_feasible[part]:
             with w.block(f"if not _feasible[{part}](rt, env, depth + 1):"):
                 w.line("return False")
@@ -374,9 +375,17 @@ def invoke_feasible(w, node, nid):
     w.line("inner = {'you': env.get('you')}")
     with w.block("if 'this' in env:"):
         w.line("inner['this'] = env['this']")
+    params = {}  # each param's value is also held in a local, which the callee's check reads
     for param, arg in zip(proc["params"], node["args"]):
-        w.line(f"inner[{param!r}] = {w.expr(arg, 'env')}")
-    w.feasible_tail(proc["effect"], "inner")
+        value = w.expr(arg, 'env')
+        if whole_text(value):  # a number: read as itself
+            params[param] = value
+        else:
+            params[param] = w.fresh("a")
+            w.line(f"{params[param]} = {value}")
+            value = params[param]
+        w.line(f"inner[{param!r}] = {value}")
+    w.feasible_tail(proc["effect"], "inner", params)
 
 
 @repeat.feasible

@@ -344,6 +344,20 @@ def test_comparing_a_resource_with_a_number_needs_no_type_test_and_keeps_its_ans
         new_game(tmp_path / "bad", "if (0 - 1).coin > 0: gain 1 coin")
 
 
+def test_a_procedures_params_decide_whether_an_option_is_offered(tmp_path):
+    # whether `need(x)` can be carried out is worked out with x bound as the call binds it
+    # (the check reads each param from a local); a let in the callee binds a name anew
+    procedures = {"need": (["n"], "if n > 2: pay 10 coin else: gain 1 coin"),
+                  "shadow": (["n"], "let n = n + 10; if n > 2: pay 10 coin")}
+    for call, offered in (("need(you.coin)", False), ("need(you.coin - 1)", True),
+                          ("need(2)", True), ("need(3)", False), ("shadow(0 - 7)", False)):
+        state = new_game(tmp_path / call, f"gain 3 coin; choose {{ {call} | gain 1 favor }}",
+                         procedures=procedures)
+        assert (not state.is_terminal() and len(labels(state)) == 2) == offered, call
+        if not offered:  # the other option was taken without asking
+            assert value(state, 0, "favor") == 1 and state.is_terminal(), call
+
+
 def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     cards = [
         {"id": "any_die", "deck": "deck", "needs": "1 d in pool"},
