@@ -106,17 +106,22 @@ class World:
         scope = self.rules.value_scope.get(name)
         if scope is None:
             raise RuleError(f"'{name}' is not a resource, track or var")
-        if value.__class__ is bool:
-            value = int(value)
-        elif value.__class__ is list:
-            value = copied(value)  # a list the rules hold (a die's icons) must not be shared
         bounds = self.rules.bounds.get(name)
-        if bounds is not None:  # a resource or track: a whole number
+        if bounds is not None:  # a resource or track: a whole number (true and false: 1, 0)
             if value.__class__ is not int:
-                raise RuleError(f"'{name}' holds a whole number; cannot set it to "
-                                f"{self.value_text(value)}")
+                if value.__class__ is not bool:
+                    raise RuleError(f"'{name}' holds a whole number; cannot set it to "
+                                    f"{self.value_text(value)}")
+                value = int(value)
             value = self.clamp(value, bounds, who)
-        check_stored(value, name)
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                check_stored(value, name)
+        else:
+            if value.__class__ is bool:
+                value = int(value)
+            elif value.__class__ is list:
+                value = copied(value)  # a list the rules hold (a die's icons) must not be shared
+            check_stored(value, name)
         if scope == "global":
             self.shared[name] = value
         else:
