@@ -116,14 +116,14 @@ def test_the_first_choice_probe_counts_what_an_agent_takes():
 
 def test_instruction_count_children_play_both_dice_forges_and_arguments_are_checked(tmp_path):
     """benchmarks/instructions.py: what runs under valgrind (one game of the hand-written Dice
-    Forge and one of the pack) finishes, and bad arguments get a usage error, not a
-    traceback. Valgrind itself is not needed here."""
+    Forge and one of the pack, each played twice) finishes, and bad arguments get a usage
+    error, not a traceback. Valgrind itself is not needed here."""
     script = str(ROOT / "benchmarks" / "instructions.py")
     env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
-    for kind in ("hand", "dice_forge"):
+    for kind in ("hand", "dice_forge"):  # one game, played twice over as counted
         out = subprocess.run([sys.executable, script, "--child", kind, "--players", "3",
-                              "--games", "1"], cwd=ROOT, env=env, capture_output=True,
-                             text=True, timeout=120)
+                              "--games", "1", "--passes", "2"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, (kind, out.stderr)
     out = subprocess.run([sys.executable, script, "--players", "7"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
