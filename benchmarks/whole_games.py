@@ -2,7 +2,7 @@
 """Whole games: rulewright's random-playout speed as a fraction of a hand-written game's.
 
     python benchmarks/whole_games.py [--json] [--quick] [--players 2,3,4] [--repeats N]
-                                     [--seconds S]
+                                     [--seconds S] [--against-python PY --against-root DIR]
 
 Dice Forge is played by rulewright (``content/dice_forge``, compiled once, one
 ``Game(compiled, players)`` per player count, ``new_game(seed)`` per game) and by
@@ -15,16 +15,21 @@ batches and the ratio is rulewright's median over the hand-written game's. Alter
 random games are timed the same way, for rulewright alone (there is no hand-written Altera).
 Because the batches are interleaved in one process, the machine's speed and load cancel out
 of the ratio; the games/s themselves depend on the machine.
+
+With ``--against-python`` and ``--against-root`` (another checkout and its virtual
+environment's Python, for instance the commit before a change), Altera is also timed in both
+checkouts by the clock: each runs in a process of its own (``playouts.py``) that plays a batch
+when asked, the two in turns as above, after one untimed batch each (node code is written on
+first use), and the ratio of their median games/s is reported.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
+import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import dice_forge_by_hand  # noqa: E402
+from playouts import timed_batch  # noqa: E402
 from run import machine  # noqa: E402
 from rulewright.compiler.pipeline import compile_pack  # noqa: E402
 from rulewright.runtime.game import Game  # noqa: E402
@@ -42,31 +48,6 @@ from rulewright.runtime.game import Game  # noqa: E402
 FULL = {"repeats": 5, "seconds": 1.0}
 QUICK = {"repeats": 2, "seconds": 0.05}
 ALTERA_PLAYERS = 4
-
-
-def play_random_game(new_game: Callable[[int], object], seed: int) -> int:
-    """One random playout of the game ``new_game(seed)`` makes; returns its decision count."""
-    state = new_game(seed)
-    chooser = random.Random(seed)
-    decisions = 0
-    while not state.is_terminal():
-        state.apply(chooser.choice(state.legal_actions()))
-        decisions += 1
-    return decisions
-
-
-def timed_batch(new_game: Callable[[int], object], first_seed: int, seconds: float) -> dict:
-    """Random games from seed ``first_seed`` on until ``seconds`` of CPU time have passed;
-    ``lengths`` is each game's decision count, in seed order."""
-    lengths = []
-    start = time.process_time()
-    while True:
-        lengths.append(play_random_game(new_game, first_seed + len(lengths)))
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            return {"games": len(lengths), "decisions": sum(lengths), "cpu_s": elapsed,
-                    "games_per_s": len(lengths) / elapsed,
-                    "decisions_per_s": sum(lengths) / elapsed, "lengths": lengths}
 
 
 def summary(batches: list[dict]) -> dict:
@@ -134,6 +115,54 @@ def run(players_list: list[int], repeats: int, seconds: float, log) -> dict:
                        "rulewright": summary(altera_batches["rulewright"])}}
 
 
+def asked(server: subprocess.Popen, seconds: float, side: tuple[str, str]) -> dict:
+    """One batch of ``seconds`` played by a ``playouts.py`` process."""
+    server.stdin.write(f"{seconds}\n")
+    server.stdin.flush()
+    line = server.stdout.readline()
+    if not line:
+        raise SystemExit(f"the playouts of {' '.join(side)} stopped")
+    return json.loads(line)
+
+
+def against(other_python: str, other_root: str, repeats: int, seconds: float, log) -> dict:
+    """Altera's 4-player random games/s in this checkout and in ``other_root``, each played by
+    its own Python in a ``playouts.py`` process, batch for batch in turns."""
+    script = str(HERE / "playouts.py")
+    sides = {"this": (sys.executable, str(ROOT)), "other": (other_python, other_root)}
+    servers = {}
+    try:
+        for name, (python, root) in sides.items():
+            try:
+                servers[name] = subprocess.Popen([python, script, root, "altera",
+                                                  str(ALTERA_PLAYERS)], stdin=subprocess.PIPE,
+                                                 stdout=subprocess.PIPE, text=True)
+            except OSError as error:
+                raise SystemExit(f"cannot run {python}: {error.strerror}") from None
+        for name, server in servers.items():
+            if not server.stdout.readline():
+                raise SystemExit(f"the playouts of {' '.join(sides[name])} did not start")
+            asked(server, seconds, sides[name])  # untimed: first games write their nodes' code
+        batches: dict[str, list[dict]] = {name: [] for name in servers}
+        names = list(servers)
+        for repeat in range(repeats):
+            for name in names[repeat % 2:] + names[:repeat % 2]:
+                done = asked(servers[name], seconds, sides[name])
+                log(f"  Altera, {name} checkout: {done['games']} games, "
+                    f"{done['games_per_s']:.1f} games/s")
+                batches[name].append(done)
+    finally:
+        for server in servers.values():
+            server.kill()  # idle between batches: nothing of it is lost
+            server.wait(timeout=60)
+            server.stdin.close()
+            server.stdout.close()
+    this, other = summary(batches["this"]), summary(batches["other"])
+    return {"players": ALTERA_PLAYERS, "other_root": other_root, "this": this, "other": other,
+            "ratio": this["games_per_s"] / other["games_per_s"],
+            "same_game_lengths": same_game_lengths(batches["this"], batches["other"])}
+
+
 def print_table(command: str, settings: dict, result: dict) -> None:
     print(command)
     print(f"random playouts, CPU time (time.process_time), median of {settings['repeats']} "
@@ -150,6 +179,15 @@ def print_table(command: str, settings: dict, result: dict) -> None:
     print()
     print(f"Altera, {result['altera']['players']} players, rulewright: "
           f"{altera['games_per_s']:.1f} games/s, {altera['decisions_per_s']:.0f} decisions/s")
+    if "altera_against" in result:
+        pair = result["altera_against"]
+        print(f"Altera, {pair['players']} players, each checkout in a process of its own: "
+              f"this one {pair['this']['games_per_s']:.1f} games/s, {pair['other_root']} "
+              f"{pair['other']['games_per_s']:.1f} games/s; this / that = {pair['ratio']:.2f}")
+        if not pair["same_game_lengths"]:
+            print(f"  (the two deal different games from the same seeds: "
+                  f"{pair['this']['decisions_per_game']:.0f} and "
+                  f"{pair['other']['decisions_per_game']:.0f} decisions per game)")
 
 
 def player_counts(text: str) -> list[int]:
@@ -185,7 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=positive(int), help="batches per contender")
     parser.add_argument("--seconds", type=positive(float),
                         help="CPU seconds per batch, at least")
+    parser.add_argument("--against-python", help="the Python of another checkout")
+    parser.add_argument("--against-root", help="that checkout's folder")
     args = parser.parse_args(argv)
+    if (args.against_python is None) != (args.against_root is None):
+        parser.error("give both --against-python and --against-root, or neither")
+    if args.against_root and not (Path(args.against_root) / "content" / "altera").is_dir():
+        parser.error(f"{args.against_root} has no content/altera")
     settings = dict(QUICK if args.quick else FULL)
     if args.repeats:
         settings["repeats"] = args.repeats
@@ -198,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         print(message, file=sys.stderr, flush=True)
 
     result = run(args.players, settings["repeats"], settings["seconds"], log)
+    if args.against_python:
+        result["altera_against"] = against(args.against_python, args.against_root,
+                                           settings["repeats"], settings["seconds"], log)
     if args.json:
         print(json.dumps({"command": command, "machine": machine(), "settings": settings,
                           **result}, indent=2))

@@ -76,6 +76,28 @@ def test_quick_whole_games_run_reports_the_ratio_to_the_hand_written_game():
     assert _positive(result["altera"]["rulewright"]["games_per_s"])
 
 
+def test_altera_is_timed_against_another_checkout_in_processes_of_their_own(tmp_path):
+    """whole_games.py --against-*: both sides play Altera in their own process, in turns;
+    this checkout against itself plays the same games, so the lengths agree; a checkout
+    without Altera is a usage error, not a traceback."""
+    script = str(ROOT / "benchmarks" / "whole_games.py")
+    env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, script, "--quick", "--json", "--players", "2",
+                          "--against-python", sys.executable, "--against-root", str(ROOT)],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    pair = json.loads(out.stdout)["altera_against"]
+    assert pair["same_game_lengths"] is True
+    for side in ("this", "other"):
+        assert len(pair[side]["batches"]) == 2 and _positive(pair[side]["games_per_s"])
+    assert pair["ratio"] == pair["this"]["games_per_s"] / pair["other"]["games_per_s"]
+    out = subprocess.run([sys.executable, script, "--quick", "--against-python", sys.executable,
+                          "--against-root", str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "has no content/altera" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+
+
 def test_bots_benchmark_plays_whole_games(tmp_path):
     env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--json",
