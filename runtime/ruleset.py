@@ -75,9 +75,15 @@ class Ruleset:
         self.functions = {pid: (p["params"], self.compile(p["value"]))
                           for pid, p in sorted(self.procedures.items())
                           if p.get("value") is not None}
-        self.available = {pid: self.compile(p["available"])
-                          for pid, p in sorted(self.procedures.items())
-                          if p.get("available") is not None and not p["params"]}
+        offered = [(pid, p["available"]) for pid, p in sorted(self.procedures.items())
+                   if p.get("available") is not None and not p["params"]]
+        self.available = {pid: self.compile(condition) for pid, condition in offered}
+        self.available_now = ((tuple(pid for pid, _ in offered),
+                               self.compile(["list", [condition for _, condition in offered]]))
+                              if offered else None)
+        """The procedures marked ``available`` and one function giving each one's condition
+        for ``{"you": seat}`` in that order (a list literal of them: a player's values are
+        read once for all); ``available`` has each condition by itself."""
         self.max_steps = flow["max_steps"]
         self.max_decisions = flow["max_decisions"]
         self.visibility: dict[str, str] = {}

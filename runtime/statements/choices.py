@@ -279,10 +279,13 @@ def usable(rt, seat) -> list:
             if not feasible[ab["effect"]](rt, inner, 0):
                 continue
             values.append(["ability", comp_id, face, index])
-    for pid, fn in rt.rules.available.items():
-        inner = {"you": seat}
-        if fn(rt, inner) and feasible[rt.rules.procedures[pid]["effect"]](rt, inner, 0):
-            values.append(["procedure", pid])
+    available = rt.rules.available_now
+    if available is not None:
+        pids, conditions = available
+        procedures = rt.rules.procedures
+        for pid, holds in zip(pids, conditions(rt, {"you": seat})):
+            if holds and feasible[procedures[pid]["effect"]](rt, {"you": seat}, 0):
+                values.append(["procedure", pid])
     return values
 
 

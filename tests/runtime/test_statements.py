@@ -187,6 +187,29 @@ def test_ability_window_offers_ready_activated_abilities_and_free_actions(tmp_pa
     assert (value(state, 0, "points"), value(state, 0, "favor"), value(state, 0, "coin")) == (2, 1, 0)
 
 
+def test_each_free_action_is_offered_by_its_own_condition_and_only_when_it_can_be_done(tmp_path):
+    """The ability window tests every ``available`` condition for the player at once; each
+    procedure is still offered only when its own condition holds and its effect can be
+    carried out (a condition that holds does not make an unpayable cost payable), in the
+    order of the procedures' ids."""
+    procedures = {
+        "a_rest": {"label": "rest", "available": "you.coin == 0", "effect": "gain 1 points"},
+        "buy_favor": {"label": "buy a favor", "available": "you.coin >= 2",
+                      "effect": "pay 2 coin; gain 1 favor"},
+        "buy_gem": {"label": "buy a gem", "available": "you.coin >= 1",
+                    "effect": "pay 5 coin; gain 3 points"},
+        "z_spend": {"label": "spend a favor", "available": "you.favor >= 1",
+                    "effect": "pay 1 favor; gain 2 points"}}
+    state = new_game(tmp_path, "gain 3 coin; use abilities", procedures=procedures)
+    assert labels(state) == ["done", "buy a favor"]
+    pick(state, "buy a favor")
+    assert labels(state) == ["done", "spend a favor"]  # 1 coin: a gem's condition, not its cost
+    pick(state, "spend a favor")
+    assert state.is_terminal()
+    assert (value(state, 0, "coin"), value(state, 0, "favor"), value(state, 0, "points")) \
+        == (1, 0, 2)
+
+
 def test_may_is_asked_only_when_feasible(tmp_path):
     state = new_game(tmp_path, "may pay 1 coin; gain 1 coin; may { pay 1 coin; gain 4 points }")
     assert labels(state) == ["skip", "pay 1 coin; gain 4 points"]
