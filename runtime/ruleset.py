@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..language import event_key
 from .analysis import Analysis
-from .exprs import Scopes, compile_expr
+from .exprs import RuleError, Scopes, compile_expr
 from .ruleset_check import RulesetError
 from .statements import NodeCode
 
@@ -79,11 +79,10 @@ class Ruleset:
                    if p.get("available") is not None and not p["params"]]
         self.available = {pid: self.compile(condition) for pid, condition in offered}
         self.available_now = ((tuple(pid for pid, _ in offered),
-                               self.compile(["list", [condition for _, condition in offered]]))
+                               self._each_of([condition for _, condition in offered]))
                               if offered else None)
         """The procedures marked ``available`` and one function giving each one's condition
-        for ``{"you": seat}`` in that order (a list literal of them: a player's values are
-        read once for all); ``available`` has each condition by itself."""
+        for ``{"you": seat}`` in that order; ``available`` has each condition by itself."""
         self.max_steps = flow["max_steps"]
         self.max_decisions = flow["max_decisions"]
         self.visibility: dict[str, str] = {}
@@ -222,6 +221,17 @@ class Ruleset:
     def compile(self, lowered):
         """A lowered expression as a function ``fn(rt, env)``, written for this ruleset."""
         return compile_expr(lowered, self.scopes)
+
+    def _each_of(self, conditions: list):
+        """One function ``fn(rt, env)`` giving the value of each condition in ``env``, in
+        order: a list literal of them, so that one call reads a player's values once for all;
+        each condition by itself when the literal would nest one level past
+        :data:`~runtime.exprs.MAX_DEPTH` (a condition at the limit is still accepted)."""
+        try:
+            return self.compile(["list", conditions])
+        except RuleError:
+            separate = [self.compile(condition) for condition in conditions]
+            return lambda rt, env: [condition(rt, env) for condition in separate]
 
     def _compiled(self, lowered):
         return self.compile(lowered) if lowered is not None else None

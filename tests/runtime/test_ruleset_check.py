@@ -297,3 +297,29 @@ def test_a_log_bundle_whose_ruleset_holds_python_text_runs_nothing(tmp_path, cap
     code, out, err = run(["replay", bundle / "game-000000.json"], capsys)  # found beside it
     assert code == 1 and out == "" and not marker.exists()
     assert "not a valid compiled ruleset: at tracks.artisan_rep.length" in one_error_line(err)
+
+
+def test_an_available_condition_at_the_nesting_limit_plays_and_one_level_past_it_is_refused(
+        tmp_path, capsys):
+    """docs/reliability.md: "expression nesting in a compiled ruleset | 200 levels". An ability
+    window tests every ``available`` condition in one call; that must not lower the limit
+    for them: a condition nested 200 levels deep is played, one nested 201 is refused in one
+    line, exit 1."""
+    compiled = compiled_of(ROOT / "content" / "altera")
+    pid = next(p for p, proc in compiled["procedures"].items()
+               if proc.get("available") is not None and not proc["params"])
+
+    def nested(levels: int) -> list:
+        condition = ["lit", True]
+        for _ in range(levels):
+            condition = ["un", "not", condition]
+        return condition
+
+    at_limit = with_value(compiled, ("procedures", pid, "available"), nested(200))
+    check_ruleset(at_limit)
+    play_a_little(Game(at_limit, 4))
+    past = tmp_path / "past.json"
+    past.write_text(json.dumps(with_value(compiled, ("procedures", pid, "available"),
+                                          nested(201))))
+    code, _out, err = run(["simulate", past, "--players", "4", "--games", "1"], capsys)
+    assert code == 1 and "nested too deeply" in one_error_line(err)
