@@ -33,8 +33,22 @@ def run_once(command: str, pack: str, players: int, games: int, workers: int) ->
     argv = [command, "simulate", pack, "--players", str(players), "--games", str(games),
             "--seed", "1", "--format", "json", "--workers", str(workers)]
     started = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    except OSError as error:
+        raise SystemExit(f"cannot run {command}: {error.strerror}") from None
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed (exit {done.returncode}):\n"
+                         f"{done.stderr[-2000:]}")
     return time.perf_counter() - started
+
+
+def default_command() -> str | None:
+    """The ``rulewright`` of the Python running this (a venv's, even when it is not
+    activated), else the one on PATH."""
+    beside = Path(sys.executable).with_name("rulewright")
+    return str(beside) if beside.is_file() else shutil.which("rulewright")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,10 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pack", default="content/altera")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rulewright", action="append", metavar="CMD",
-                        help="the rulewright command to time (repeatable; default: the one on PATH)")
+                        help="the rulewright command to time (repeatable; default: the one "
+                             "beside this Python, else the one on PATH)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    commands = args.rulewright or [shutil.which("rulewright") or "rulewright"]
+    if args.games < 1 or args.repeats < 1:
+        parser.error("--games and --repeats are at least 1")
+    commands = args.rulewright or [default_command()]
+    if commands == [None]:
+        parser.error("no rulewright command found: install rulewright or give --rulewright")
     times: dict[str, dict[int, list[float]]] = {c: {1: [], 2: []} for c in commands}
     for repeat in range(args.repeats):
         order = (1, 2) if repeat % 2 == 0 else (2, 1)
