@@ -36,8 +36,10 @@ class ScoreTimeline:
     Pass :meth:`before_action` as ``play_logged_game``'s ``on_action``; after the game,
     :meth:`record` gives ``{"round_scores": [[round, [score per seat]], ...]}``: one entry
     for the first decision of each round, holding the scores as that decision is asked.
-    The round is read at every decision (``state.stats()``, the only public source of it);
-    a solo game records nothing, since every measure built on the timeline compares seats.
+    The round is read at every decision: ``state.round()`` where the game has it (a
+    rulewright ``State``: the figure ``stats()["rounds"]`` gives, without working out the
+    rest of the stats at every decision), else ``state.stats()["rounds"]``; a solo game
+    records nothing, since every measure built on the timeline compares seats.
     """
 
     def __init__(self, players: int) -> None:
@@ -49,7 +51,8 @@ class ScoreTimeline:
         """Note the scores when a decision is the first of a new round."""
         if self.players < 2:
             return
-        current = state.stats()["rounds"]
+        read_round = getattr(state, "round", None)
+        current = read_round() if callable(read_round) else state.stats()["rounds"]
         if current != self._round:
             self._round = current
             self.round_scores.append([current, list(state.scores())])

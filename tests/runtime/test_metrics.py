@@ -1,7 +1,12 @@
 """Game-quality metrics: what a game records as it is played, and the measures over many games."""
 
+import random
+from pathlib import Path
+
 import pytest
 
+from rulewright.compiler.pipeline import compile_pack
+from rulewright.runtime.game import Game
 from rulewright.runtime.metrics import (
     ScoreTimeline, came_back, game_quality, lead_changes, round_ends, winning_margin,
 )
@@ -88,3 +93,37 @@ def test_the_timeline_notes_the_scores_when_a_new_round_starts():
     solo = ScoreTimeline(players=1)
     solo.before_action(_FakeState(1, [0]), 0, 0)
     assert solo.record() == {"round_scores": []}
+
+
+class _RoundOnlyState(_FakeState):
+    def round(self):
+        return self._rounds
+
+    def stats(self):
+        raise AssertionError("the timeline reads round(), not the whole stats, when it can")
+
+
+def test_the_timeline_reads_the_round_alone_where_the_game_offers_it():
+    timeline = ScoreTimeline(players=2)
+    for rounds, scores in ((1, [0, 0]), (2, [1, 0]), (2, [1, 1])):
+        timeline.before_action(_RoundOnlyState(rounds, scores), 0, 0)
+    assert timeline.record() == {"round_scores": [[1, [0, 0]], [2, [1, 0]]]}
+
+
+PACKS = Path(__file__).resolve().parents[2] / "content"
+
+
+@pytest.mark.parametrize("pack", ["altera", "dice_forge", "eterea", "astoria"])
+def test_a_states_round_is_the_round_its_stats_give_at_every_decision(pack):
+    """docs/simulation.md's length figures read ``stats()['rounds']``; the timeline reads
+    ``round()``: the two agree at every decision of a game of each pack."""
+    compiled, _ = compile_pack(str(PACKS / pack))
+    low = compiled["pack"]["players"][0]
+    state = Game(compiled, max(low, 2)).new_game(4)
+    chooser = random.Random(4)
+    rounds_seen = set()
+    while not state.is_terminal():
+        assert state.round() == state.stats()["rounds"]
+        rounds_seen.add(state.round())
+        state.apply(chooser.choice(state.legal_actions()))
+    assert len(rounds_seen) > 1  # the game went through rounds: the check compared something
