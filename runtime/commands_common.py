@@ -11,6 +11,7 @@ import sys
 from typing import Any, Callable
 
 from rulewright.runtime.agents import UnknownAgentError, parse_agent_list
+from rulewright.runtime.exprs import RuleError
 from rulewright.runtime.logs import MAX_SEED
 from rulewright.runtime.ruleset_check import RulesetError
 from rulewright.runtime.simulate import check_cluster_address
@@ -135,6 +136,8 @@ def refusal(exc: BaseException, source: str) -> CommandError:
         return CommandError(f"{source}: {exc}", 1)
     if isinstance(exc, ValueError):
         return CommandError(str(exc.args[0] if exc.args else exc), 2)
+    if isinstance(exc, RuleError):  # a rule the engine refuses to write as code
+        return CommandError(f"{source}: the engine cannot prepare the ruleset: {exc}", 1)
     return CommandError(f"the engine cannot prepare the ruleset: {type(exc).__name__}: {exc}", 1)
 
 

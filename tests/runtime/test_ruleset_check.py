@@ -322,4 +322,6 @@ def test_an_available_condition_at_the_nesting_limit_plays_and_one_level_past_it
     past.write_text(json.dumps(with_value(compiled, ("procedures", pid, "available"),
                                           nested(201))))
     code, _out, err = run(["simulate", past, "--players", "4", "--games", "1"], capsys)
-    assert code == 1 and "nested too deeply" in one_error_line(err)
+    line = one_error_line(err)
+    assert code == 1 and "nested too deeply" in line
+    assert str(past) in line and "RuleError" not in line  # the file, not the engine's class
