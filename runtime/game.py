@@ -337,13 +337,7 @@ class State:
                     value = None
                 row[label] = machine.definition(value) if isinstance(value, str) else value
             identity.append(row)
-        rounds = self._data["round"]
-        if rules.round is not None:
-            try:
-                rounds = rules.round(machine, {"you": 0}) or 0
-            except RuleError:
-                rounds = 0
-        stats = {"rounds": rounds, "decisions": self._data["decisions"],
+        stats = {"rounds": self.round(), "decisions": self._data["decisions"],
                  "usage": json.loads(json.dumps(self._data["usage"])), "identity": identity,
                  "eliminated": list(self._data.get("out", ()))}
         if self._points is not None:

@@ -78,8 +78,9 @@ class Ruleset:
         offered = [(pid, p["available"]) for pid, p in sorted(self.procedures.items())
                    if p.get("available") is not None and not p["params"]]
         self.available = {pid: self.compile(condition) for pid, condition in offered}
-        self.available_now = ((tuple(pid for pid, _ in offered),
-                               self._each_of([condition for _, condition in offered]))
+        self.available_now = ((tuple(self.available),
+                               self._each_of([condition for _, condition in offered],
+                                             list(self.available.values())))
                               if offered else None)
         """The procedures marked ``available`` and one function giving each one's condition
         for ``{"you": seat}`` in that order; ``available`` has each condition by itself."""
@@ -222,16 +223,15 @@ class Ruleset:
         """A lowered expression as a function ``fn(rt, env)``, written for this ruleset."""
         return compile_expr(lowered, self.scopes)
 
-    def _each_of(self, conditions: list):
-        """One function ``fn(rt, env)`` giving the value of each condition in ``env``, in
-        order: a list literal of them, so that one call reads a player's values once for all;
-        each condition by itself when the literal would nest one level past
-        :data:`~runtime.exprs.MAX_DEPTH` (a condition at the limit is still accepted)."""
+    def _each_of(self, conditions: list, compiled: list):
+        """One function ``fn(rt, env)`` giving the value of each lowered condition in ``env``,
+        in order: a list literal of them, so that one call reads a player's values once for
+        all; else their ``compiled`` functions one by one, when the literal would nest one
+        level past :data:`~runtime.exprs.MAX_DEPTH` (a condition at the limit is accepted)."""
         try:
             return self.compile(["list", conditions])
         except RuleError:
-            separate = [self.compile(condition) for condition in conditions]
-            return lambda rt, env: [condition(rt, env) for condition in separate]
+            return lambda rt, env: [condition(rt, env) for condition in compiled]
 
     def _compiled(self, lowered):
         return self.compile(lowered) if lowered is not None else None
