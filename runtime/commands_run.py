@@ -61,7 +61,8 @@ def add_run_commands(subparsers: Any) -> None:
     sim.add_argument("--variant", default=None, metavar="NAME",
                      help="play this variant (default: the one the pack picks for N players, if any)")
     sim.add_argument("--workers", type=_positive, default=1, metavar="W",
-                     help="local processes to play on (default 1); results do not depend on it")
+                     help="local processes to play on, this one included (default 1); results do not "
+                     "depend on it")
     sim.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS|local",
                      help="run on Dask: 'local' or a scheduler address (needs the cluster extra: "
                      "pip install -e '.[cluster]')")
@@ -103,7 +104,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     from rulewright.runtime.commands_balance import balance_run, check_restrictions, load_ruleset
 
     compiled = load_ruleset(args.pack, args.settings)
-    check_restrictions(args, compiled, build_game(args, compiled, args.pack))
+    game = build_game(args, compiled, args.pack)
+    check_restrictions(args, compiled, game)
     progress, bar = _progress_bar(args)
     try:
         # simulate builds the game before any is played: a refusal stops it at once
@@ -111,6 +113,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             compiled, args.players, args.games, seed=args.seed, agents=agents, variant=args.variant,
             workers=args.workers, cluster=args.cluster, log_dir=args.log_dir, progress=progress,
             game_factory=args.game_factory, pack_source=args.pack, time_limit=args.time_limit,
+            game=game,
         )
     except GameNotBuilt as exc:
         raise refusal(exc.__cause__, args.pack) from None

@@ -38,8 +38,14 @@ class EngineError(RuntimeError):
 class Game:
     """A compiled ruleset bound to a player count and variant: makes new games."""
 
-    def __init__(self, compiled: dict, players: int, variant: str | None = None):
-        check_ruleset(compiled)
+    def __init__(self, compiled: dict, players: int, variant: str | None = None, *,
+                 checked: bool = False):
+        """``checked`` skips :func:`~runtime.ruleset_check.check_ruleset`: only for a dict
+        that has passed it in this run and has not left the program's hands since (a pool
+        worker is given the ruleset its parent built a game from); never for one read from
+        a file."""
+        if not checked:
+            check_ruleset(compiled)
         lo, hi = compiled["pack"]["players"]
         if variant is None:
             variant = auto_variant(compiled, players)
@@ -66,9 +72,10 @@ class Game:
         ``points_by_source``; ``runtime/points.py``). It changes nothing in the games."""
 
     @classmethod
-    def from_compiled(cls, compiled: dict, players: int, variant: str | None = None) -> "Game":
+    def from_compiled(cls, compiled: dict, players: int, variant: str | None = None, *,
+                      checked: bool = False) -> "Game":
         """A game from a compiled ruleset dict (as ``compile_pack`` or the JSON file gives)."""
-        return cls(compiled, players, variant)
+        return cls(compiled, players, variant, checked=checked)
 
     def new_game(self, seed: int) -> "State":
         """A new game: set up and run to the first decision."""

@@ -5,9 +5,11 @@ of a run with seed ``S`` is dealt from ``derive_seed(S, i)`` and its agents are 
 rotated by ``i`` (so each agent plays each seat). Results are ordered by game index, so a run's
 output does not depend on how many workers played it or in which order they finished.
 
-Games are made lazily and handed to workers in chunks of consecutive games (the same chunks for
-a process pool and a Dask cluster), a few chunks per worker in flight: a run's memory does not
-grow with the number of games asked for, only with the records of the games played.
+Games are made lazily and handed to workers in chunks of consecutive games, smaller as the run
+nears its end (the same chunks for a process pool and a Dask cluster), a few chunks per pool
+process in flight: a run's memory does not grow with the number of games asked for, only with
+the records of the games played. With ``workers`` W > 1 the calling process is one of the W:
+it plays a chunk whenever the pool of W - 1 has enough in flight.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ POOL_ATTEMPTS = 3
 IN_FLIGHT_PER_WORKER = 3
 """Chunks per worker submitted ahead: enough that a worker never waits for the next one."""
 MAX_CHUNK = 16
-"""The most games in one chunk: fewer per-game round trips to the workers, while the last
-chunks still spread evenly (a chunk is at most 1/32 of a worker's share of the run)."""
+"""The most games in one chunk: fewer per-game round trips to the workers (chunks shrink to
+a single game as the run nears its end: :func:`chunk_size`)."""
 
 
 class GameNotBuilt(ValueError):
@@ -81,11 +83,13 @@ def seat_agents(agents: Sequence[str], players: int, index: int) -> list[str]:
     return rotated[:players]
 
 
-def load_game(compiled: dict, players: int, variant: str | None = None) -> Any:
-    """The default game factory: the runtime interpreter's ``Game.from_compiled``."""
+def load_game(compiled: dict, players: int, variant: str | None = None, *,
+              checked: bool = False) -> Any:
+    """The default game factory: the runtime interpreter's ``Game.from_compiled``
+    (``checked``: see :class:`~runtime.game.Game`)."""
     from rulewright.runtime.game import Game
 
-    return Game.from_compiled(compiled, players, variant)
+    return Game.from_compiled(compiled, players, variant, checked=checked)
 
 
 @dataclass(frozen=True)
@@ -110,7 +114,11 @@ def _game_for(setup: _RunSetup, compiled: dict) -> Any:
     key = (setup.token, setup.players, setup.variant)
     if key not in _GAMES:
         _GAMES.clear()
-        _GAMES[key] = setup.factory(compiled, setup.players, setup.variant)
+        if setup.factory is load_game and compiled is _WORKER_COMPILED:
+            # the parent built its game from this very ruleset, so it has passed the check
+            _GAMES[key] = load_game(compiled, setup.players, setup.variant, checked=True)
+        else:
+            _GAMES[key] = setup.factory(compiled, setup.players, setup.variant)
     return _GAMES[key]
 
 
@@ -167,8 +175,10 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
 
 
 def chunk_size(games: int, workers: int) -> int:
-    """How many consecutive games go to a worker at a time (see :data:`MAX_CHUNK`)."""
-    return max(1, min(MAX_CHUNK, games // (max(workers, 1) * 32)))
+    """How many consecutive games go to a worker at a time when ``games`` are left to hand
+    out (see :data:`MAX_CHUNK`): smaller as the run nears its end, so the workers finish
+    together."""
+    return max(1, min(MAX_CHUNK, games // (max(workers, 1) * 4)))
 
 
 def game_tasks(seed: int, agents: Sequence[str], players: int, games: int) -> Iterator[Task]:
@@ -178,12 +188,14 @@ def game_tasks(seed: int, agents: Sequence[str], players: int, games: int) -> It
         yield index, derive_seed(seed, index), seat_agents(names, players, index)
 
 
-def chunked(tasks: Iterator[Task], size: int) -> Iterator[list[Task]]:
-    """Consecutive tasks in lists of ``size`` (the last may be shorter)."""
-    while True:
-        chunk = list(itertools.islice(tasks, size))
+def chunked(tasks: Iterator[Task], games: int, workers: int) -> Iterator[list[Task]]:
+    """The run's ``games`` tasks in consecutive lists of :func:`chunk_size` of the games left."""
+    left = games
+    while left > 0:
+        chunk = list(itertools.islice(tasks, chunk_size(left, workers)))
         if not chunk:
             return
+        left -= len(chunk)
         yield chunk
 
 
@@ -258,16 +270,19 @@ def simulate(
     game_factory: GameFactory = load_game,
     pack_source: str | None = None,
     time_limit: float | None = None,
+    game: Any = None,
 ) -> SimulationResult:
     """Play ``games`` games and collect their records.
 
-    ``workers`` > 1 uses a spawn-context process pool (a pool whose worker died is restarted
-    and the lost games resubmitted); ``cluster`` is ``"local"`` (a Dask LocalCluster with
+    ``workers`` > 1 plays in this process and a spawn-context pool of ``workers - 1`` (a pool
+    whose process died is restarted and the lost games resubmitted); ``cluster`` is ``"local"`` (a Dask LocalCluster with
     ``workers`` processes) or a scheduler address. ``progress(done, total, record)`` is called
     as games finish. Ctrl-C stops the run and keeps finished games (``interrupted=True``).
     ``game_factory(compiled, players, variant)`` builds the game (the interpreter by default);
     it is built once here too, so a bad player count or variant fails before any work starts
-    (:class:`GameNotBuilt`, the factory's refusal as its cause).
+    (:class:`GameNotBuilt`, the factory's refusal as its cause), unless the caller has built
+    it already and passes it as ``game`` (made by ``game_factory(compiled, players,
+    variant)``, so not built twice).
     ``time_limit`` (seconds) stops any game that runs longer, as a failed game.
     """
     if games < 0:
@@ -277,7 +292,7 @@ def simulate(
     for name in agents:
         make_seat_agent(name)
     try:
-        probe = game_factory(compiled, players, variant)
+        probe = game if game is not None else game_factory(compiled, players, variant)
     except Exception as exc:  # noqa: BLE001 - whatever the factory refuses with
         raise GameNotBuilt(str(exc)) from exc
     token = _run_token(compiled, game_factory)
@@ -291,7 +306,7 @@ def simulate(
     _GAMES.clear()
     _GAMES[(token, players, variant)] = probe
     tasks = game_tasks(seed, agents, players, games)
-    chunks = chunked(tasks, chunk_size(games, workers))
+    chunks = chunked(tasks, games, workers)
     records: dict[int, dict] = {}
 
     def finished(record: dict) -> None:
@@ -332,45 +347,58 @@ def simulate(
 
 def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterator[list[Task]],
                  finished: Callable) -> None:
-    """Play ``chunks`` on a process pool, a few per worker in flight at a time (so a huge run
-    neither floods memory nor delays Ctrl-C); a chunk lost to a dead worker is played again on
-    a new pool, up to POOL_ATTEMPTS times, then its games are recorded as lost."""
+    """Play ``chunks`` on ``workers`` processes: this one and a pool of ``workers - 1``,
+    a few chunks per pool process in flight at a time (so a huge run neither floods memory
+    nor delays Ctrl-C). This process plays a chunk whenever the pool has enough; a chunk
+    lost to a dead pool process is played again on a new pool, up to POOL_ATTEMPTS times,
+    then its games are recorded as lost."""
     attempts: dict[int, int] = {}  # first game index of a lost chunk -> times lost
     retry: deque = deque()
     context = multiprocessing.get_context("spawn")
+    children = workers - 1
     pending = True
     while pending:
         pool = cf.ProcessPoolExecutor(
-            max_workers=workers, mp_context=context,
+            max_workers=children, mp_context=context,
             initializer=_init_pool_worker, initargs=(compiled,),
         )
         in_flight: dict = {}
         lost: list = []
+
+        def collect(done) -> None:
+            for future in sorted(done, key=lambda f: in_flight[f][0][0]):
+                chunk = in_flight.pop(future)
+                try:
+                    records = future.result()
+                except cf.process.BrokenProcessPool:
+                    first = chunk[0][0]
+                    attempts[first] = attempts.get(first, 0) + 1
+                    if attempts[first] < POOL_ATTEMPTS:
+                        lost.append(chunk)
+                    else:
+                        for task in chunk:
+                            finished(_lost_record(task, "a worker process died while playing it"))
+                    continue
+                for record in records:
+                    finished(record)
+
         try:
             while True:
-                while not lost and len(in_flight) < IN_FLIGHT_PER_WORKER * workers:
+                while not lost and len(in_flight) < IN_FLIGHT_PER_WORKER * children:
                     chunk = retry.popleft() if retry else next(chunks, None)
                     if chunk is None:
                         break
                     in_flight[pool.submit(_play_in_pool, setup, chunk)] = chunk
+                chunk = None if lost or retry else next(chunks, None)
+                if chunk is not None:
+                    for task in chunk:
+                        finished(play_one(setup, compiled, *task))
+                    collect([f for f in in_flight if f.done()])
+                    continue
                 if not in_flight:
                     break
                 done, _ = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: in_flight[f][0][0]):
-                    chunk = in_flight.pop(future)
-                    try:
-                        records = future.result()
-                    except cf.process.BrokenProcessPool:
-                        first = chunk[0][0]
-                        attempts[first] = attempts.get(first, 0) + 1
-                        if attempts[first] < POOL_ATTEMPTS:
-                            lost.append(chunk)
-                        else:
-                            for task in chunk:
-                                finished(_lost_record(task, "a worker process died while playing it"))
-                        continue
-                    for record in records:
-                        finished(record)
+                collect(done)
         except BaseException:
             for future in in_flight:
                 future.cancel()

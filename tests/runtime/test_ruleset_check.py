@@ -166,13 +166,17 @@ def test_python_text_in_a_ruleset_file_is_one_line_and_exit_1(tmp_path, capsys):
 # -- the hash ---------------------------------------------------------------------------------
 
 
-def test_a_ruleset_edited_by_hand_is_refused_under_its_old_hash(tmp_path, capsys):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_ruleset_edited_by_hand_is_refused_under_its_old_hash(tmp_path, capsys, workers):
+    # pool processes trust the command's check of the ruleset (Game(checked=True)), so the
+    # command itself must refuse it, whatever the number of workers
     compiled = compiled_of(REFERENCE)
     edited = copy.deepcopy(compiled)
     edited["flow"]["max_decisions"] = 1
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(edited))
-    code, _, err = run(["simulate", path, "--players", "2", "--games", "1"], capsys)
+    code, _, err = run(["simulate", path, "--players", "2", "--games", "4", "--workers", workers],
+                       capsys)
     assert code == 1
     assert one_error_line(err).endswith("does not match its content "
                                         f"({ruleset_hash(edited)[:12]}...): it was changed "

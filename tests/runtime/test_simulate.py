@@ -69,7 +69,8 @@ def test_dask_local_cluster_gives_exactly_the_results_of_one_process():
 
 
 def test_games_lost_to_a_dead_worker_are_played_again(tmp_path):
-    crash_seed = derive_seed(7, 3)
+    # the pool is handed the first chunks (one game each here) before this process plays any
+    crash_seed = derive_seed(7, 1)
     result = run(games=8, workers=2, game_factory=CrashOnceFactory(str(tmp_path / "crashed"), crash_seed))
     assert (tmp_path / "crashed").exists(), "the worker really died once"
     assert not result.errors
@@ -238,11 +239,18 @@ def test_altera_plays_full_games_between_bots():
 def test_games_are_handed_out_in_chunks_of_consecutive_games():
     from rulewright.runtime.simulate import chunk_size, chunked, game_tasks
 
-    assert chunk_size(400, 2) == 6 and chunk_size(10, 2) == 1 and chunk_size(10**8, 2) == 16
-    chunks = list(chunked(game_tasks(7, ["random", "greedy"], 3, 20), 6))
-    assert [len(c) for c in chunks] == [6, 6, 6, 2]
-    assert [task[0] for chunk in chunks for task in chunk] == list(range(20))
-    assert chunks[1][0] == (6, derive_seed(7, 6), seat_agents(["random", "greedy"], 3, 6))
+    assert chunk_size(400, 2) == 16 and chunk_size(10, 2) == 1 and chunk_size(10**8, 2) == 16
+    chunks = list(chunked(game_tasks(7, ["random", "greedy"], 3, 100), 100, 2))
+    sizes = [len(c) for c in chunks]
+    # a quarter of each worker's share of what is left: the workers run out of games together
+    assert sizes[0] == 100 // 8 and sizes == sorted(sizes, reverse=True)
+    left = 100
+    for size in sizes:
+        assert size == max(1, left // 8)
+        left -= size
+    assert sizes[-8:] == [1] * 8
+    assert [task[0] for chunk in chunks for task in chunk] == list(range(100))
+    assert chunks[1][0] == (12, derive_seed(7, 12), seat_agents(["random", "greedy"], 3, 12))
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -288,10 +296,11 @@ def test_agent_budgets_must_be_finite_and_positive(pack, capsys, agent):
 def test_chunks_of_several_games_give_the_same_results_on_a_pool_and_on_dask(tmp_path):
     from rulewright.runtime.simulate import chunk_size
 
-    assert chunk_size(256, 2) == 4
+    assert chunk_size(256, 2) == 16
     serial = without_timing(run(games=256).to_json())
     assert without_timing(run(games=256, workers=2).to_json()) == serial
-    crash_seed = derive_seed(7, 130)  # the worker dies inside a chunk: the chunk is played again
+    # the pool process dies inside its first chunk (games 0-15): the chunk is played again
+    crash_seed = derive_seed(7, 5)
     crashed = run(games=256, workers=2, game_factory=CrashOnceFactory(str(tmp_path / "crashed"), crash_seed))
     assert (tmp_path / "crashed").exists() and not crashed.errors
     assert without_timing(crashed.to_json())["games"] == serial["games"]

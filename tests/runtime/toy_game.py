@@ -17,6 +17,7 @@ JSON round trips and replays are exact.
 from __future__ import annotations
 
 import copy
+import multiprocessing
 import hashlib
 import json
 import os
@@ -250,15 +251,17 @@ class ToyState:
 
 
 class CrashOnceGame(ToyGame):
-    """A toy game whose worker process dies the first time the game with seed ``crash_seed``
-    is dealt (a marker file records that it already crashed): for retry tests."""
+    """A toy game whose pool process dies the first time it deals the game with seed
+    ``crash_seed`` (a marker file records that it already crashed): for retry tests. The
+    process that runs the simulation never dies: it deals that game normally."""
 
     marker: str = ""
     crash_seed: int = -1
 
     def new_game(self, seed: int) -> ToyState:
         """Kill the process once for ``crash_seed``, then deal normally."""
-        if seed == self.crash_seed and not os.path.exists(self.marker):
+        if seed == self.crash_seed and not os.path.exists(self.marker) \
+                and multiprocessing.parent_process() is not None:
             with open(self.marker, "w") as f:
                 f.write("crashed")
             os._exit(13)
