@@ -13,15 +13,17 @@ import json
 import os
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 
 from .diagnostics import Diagnostic, diagnostic, did_you_mean, shown
 from .model import Loc
 from .yaml_loader import Document
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 CONTENT_KINDS = ("rules", "procedures", "dice", "cards", "spaces", "variants")
 ALL_KINDS = ("pack",) + CONTENT_KINDS
@@ -46,7 +48,11 @@ def load_schema(kind: str) -> dict:
 
 @lru_cache(maxsize=None)
 def validator_for(kind: str) -> Draft202012Validator:
-    """A reusable validator for a kind of file."""
+    """A reusable validator for a kind of file (jsonschema is imported only here: a valid
+    file is accepted by :func:`fast_check_for` alone, and importing jsonschema costs a
+    command a tenth of a second)."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(kind))
 
 
