@@ -115,6 +115,7 @@ def play_logged_game(
     on_action: Callable[[Any, int, int], None] | None = None,
     names: Sequence[str] | None = None,
     time_limit: float | None = None,
+    final_digest: bool = True,
 ) -> LoggedGame:
     """Play one game from ``seed`` with ``agents[seat]`` deciding for each seat; log it.
 
@@ -125,6 +126,8 @@ def play_logged_game(
     wall-clock seconds, not counting a person's turns. A human quitting (:class:`HumanQuit`)
     propagates; any other failure — of the engine, an agent or the time limit — is recorded
     in the returned log (``error``, ``failure``) with the game's actions up to it.
+    ``final_digest=False`` leaves the log's ``final_digest`` None, for a log no one will
+    read (the digest costs a few percent of a game).
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} seats")
@@ -150,7 +153,8 @@ def play_logged_game(
                 actions.append(action)
                 state.apply(action)
             during = "end"
-            log["final_digest"] = state.digest()
+            if final_digest:
+                log["final_digest"] = state.digest()
     except HumanQuit:
         raise
     except TimeLimitExceeded:

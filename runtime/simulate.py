@@ -145,6 +145,7 @@ def play_one(setup: _RunSetup, compiled: dict, index: int, seed: int, agents: li
         played = play_logged_game(
             game, seed, [make_seat_agent(name) for name in agents], pack_source=setup.pack_source,
             on_action=timeline.before_action, names=agents, time_limit=setup.time_limit,
+            final_digest=setup.log_dir is not None,  # the log is kept only in a log folder
         )
         log = played.log
         state = played.state
