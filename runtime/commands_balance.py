@@ -123,10 +123,9 @@ class BalanceRun:
         """The run's JSON with the corrected summary, the verdicts and restricted play."""
         from rulewright.runtime.verdicts import verdicts
 
-        document = self.result.to_json()
         summary = summarise(self.result.games, self.result.players, self.correction)
+        document = self.result.to_json(summary)
         restricted = self.restricted
-        document["summary"] = summary
         document["verdicts"] = verdicts(summary, self.names, restricted) if summary["completed"] else None
         if restricted is not None:
             document["restricted"] = dict(restricted, runs=[dict(id=ref, **run.to_json())

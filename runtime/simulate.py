@@ -241,8 +241,10 @@ class SimulationResult:
         """Records of games that ended in an engine error."""
         return [g for g in self.games if g.get("error")]
 
-    def to_json(self) -> dict:
-        """One JSON object; everything wall-clock dependent is under ``timing``/``duration``."""
+    def to_json(self, summary: dict | None = None) -> dict:
+        """One JSON object; everything wall-clock dependent is under ``timing``/``duration``.
+        ``summary``: the statistics to give, when the caller has worked them out already
+        (default :attr:`summary`)."""
         return {
             "pack": self.pack,
             "pack_hash": self.pack_hash,
@@ -252,7 +254,7 @@ class SimulationResult:
             "agents": list(self.agents),
             "interrupted": self.interrupted,
             "games": self.games,
-            "summary": self.summary,
+            "summary": self.summary if summary is None else summary,
             "timing": self.timing,
         }
 
