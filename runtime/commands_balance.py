@@ -140,9 +140,11 @@ class BalanceRun:
                             correction=self.correction)
 
 
-def balance_run(args: argparse.Namespace, compiled: dict, result: SimulationResult, agents: list[str]) -> BalanceRun:
+def balance_run(args: argparse.Namespace, compiled: dict, result: SimulationResult, agents: list[str],
+                game: Any = None) -> BalanceRun:
     """Bundle ``result`` and play restricted play's runs (``args.restrict``: the same games,
-    one seat never taking the id) unless the main run was interrupted."""
+    one seat never taking the id, under the same time limit) unless the main run was
+    interrupted. ``game``: the one the main run was played with, if the caller has it."""
     from rulewright.runtime.restrict import restricted_seating
 
     run = BalanceRun(result, definition_names(compiled), args.correction)
@@ -154,6 +156,7 @@ def balance_run(args: argparse.Namespace, compiled: dict, result: SimulationResu
                 compiled, args.players, args.games, seed=args.seed,
                 agents=restricted_seating(agents, args.players, ref), variant=args.variant,
                 workers=args.workers, cluster=args.cluster, game_factory=args.game_factory, pack_source=args.pack,
+                time_limit=getattr(args, "time_limit", None), game=game,
             )
         except ClusterUnavailableError as exc:
             raise CommandError(str(exc), 2) from None

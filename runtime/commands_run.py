@@ -122,7 +122,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.stop()
-    balance = balance_run(args, compiled, result, agents)
+    balance = balance_run(args, compiled, result, agents, game)
     if args.format == "json":
         sys.stdout.write(json.dumps(balance.to_json()) + "\n")
     else:

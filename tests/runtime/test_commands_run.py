@@ -140,6 +140,23 @@ def test_simulate_time_limit_stops_a_game_stuck_between_decisions(endless_pack, 
     assert code == 1 and "stopped there by its time limit" in error_line(err)
 
 
+def test_the_time_limit_holds_in_restricted_play_too(endless_pack):
+    # --restrict plays the same games again with one seat restricted: they are stopped by
+    # the same limit (in a process of its own, so that a regression fails instead of hanging)
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "rulewright.runtime.cli", "simulate", str(endless_pack),
+            "--players", "2", "--games", "1", "--time-limit", "0.5", "--restrict", "game",
+            "--format", "json"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    [restricted] = document["restricted"]["runs"]
+    assert restricted["id"] == "game"
+    assert [g["failure"]["during"] for g in restricted["games"]] == ["time_limit"]
+
+
 def test_play_time_limit_counts_the_engine_and_bots_not_the_person(
         endless_pack, tmp_path, capsys, monkeypatch):
     started = time.perf_counter()
