@@ -9,9 +9,10 @@ distinguished only by the deck they start in and the properties the pack gives t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import ir
+if TYPE_CHECKING:  # an annotation only: a command that reads a cached ruleset needs no IR
+    from . import ir
 
 
 @dataclass(frozen=True)

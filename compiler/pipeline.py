@@ -113,7 +113,6 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
     may refuse a cached ruleset by raising; the pack is then compiled again. ``overrides``
     (from ``--set``) change the pack before it is checked; such a compile is not cached."""
     from .loader import read_pack
-    from .lower import lower_pack
 
     with collector_paused():
         files = read_pack(root, display_root)
@@ -127,6 +126,8 @@ def compile_pack(root: str, display_root: str | None = None, use_cache: bool = T
                                                      files=files)
         if pack is None or any(d.severity == "error" for d in diagnostics):
             return None, diagnostics
+        from .lower import lower_pack  # not imported for a cached ruleset: the IR costs 40 ms
+
         compiled = lower_pack(pack)
     if cache is not None:
         _write_cache(cache, digest, display_root or root, compiled, diagnostics)
