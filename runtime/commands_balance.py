@@ -156,7 +156,7 @@ def balance_run(args: argparse.Namespace, compiled: dict, result: SimulationResu
                 compiled, args.players, args.games, seed=args.seed,
                 agents=restricted_seating(agents, args.players, ref), variant=args.variant,
                 workers=args.workers, cluster=args.cluster, game_factory=args.game_factory, pack_source=args.pack,
-                time_limit=getattr(args, "time_limit", None), game=game,
+                time_limit=args.time_limit, game=game,
             )
         except ClusterUnavailableError as exc:
             raise CommandError(str(exc), 2) from None

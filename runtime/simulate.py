@@ -114,11 +114,7 @@ def _game_for(setup: _RunSetup, compiled: dict) -> Any:
     key = (setup.token, setup.players, setup.variant)
     if key not in _GAMES:
         _GAMES.clear()
-        if setup.factory is load_game and compiled is _WORKER_COMPILED:
-            # the parent built its game from this very ruleset, so it has passed the check
-            _GAMES[key] = load_game(compiled, setup.players, setup.variant, checked=True)
-        else:
-            _GAMES[key] = setup.factory(compiled, setup.players, setup.variant)
+        _GAMES[key] = setup.factory(compiled, setup.players, setup.variant)
     return _GAMES[key]
 
 
@@ -205,11 +201,19 @@ def play_chunk(setup: _RunSetup, compiled: dict, chunk: list[Task]) -> list[dict
     return [play_one(setup, compiled, *task) for task in chunk]
 
 
-def _init_pool_worker(compiled: dict) -> None:
-    """Pool initializer: keep the ruleset in the worker; Ctrl-C is the parent's to handle."""
+def _init_pool_worker(setup: _RunSetup, compiled: dict) -> None:
+    """Pool initializer: keep the ruleset in the worker and, with the default factory, build
+    its game without checking it again (the parent built its own game from this very ruleset,
+    so it has passed the check); Ctrl-C is the parent's to handle."""
     global _WORKER_COMPILED
     _WORKER_COMPILED = compiled
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup.factory is load_game:
+        try:
+            _GAMES[(setup.token, setup.players, setup.variant)] = load_game(
+                compiled, setup.players, setup.variant, checked=True)
+        except Exception:  # noqa: BLE001 - play_one builds it again and records why it fails
+            pass
 
 
 def _play_in_pool(setup: _RunSetup, chunk: list[Task]) -> list[dict]:
@@ -363,7 +367,7 @@ def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterato
     while pending:
         pool = cf.ProcessPoolExecutor(
             max_workers=children, mp_context=context,
-            initializer=_init_pool_worker, initargs=(compiled,),
+            initializer=_init_pool_worker, initargs=(setup, compiled),
         )
         in_flight: dict = {}
         lost: list = []
@@ -393,7 +397,7 @@ def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterato
                         break
                     in_flight[pool.submit(_play_in_pool, setup, chunk)] = chunk
                 chunk = None if lost or retry else next(chunks, None)
-                if chunk is not None:
+                if chunk is not None:  # game by game, so each record counts for progress and Ctrl-C
                     for task in chunk:
                         finished(play_one(setup, compiled, *task))
                     collect([f for f in in_flight if f.done()])
