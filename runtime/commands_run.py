@@ -12,6 +12,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -156,15 +157,23 @@ def _progress_bar(args: argparse.Namespace) -> tuple[Callable | None, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    # no refresh thread (auto_refresh=False): a local pool is forked only from a process that
+    # runs no other thread (runtime.simulate.pool_context); the bar is drawn as games finish,
+    # at most ten times a second
     bar = Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True,
+        console=Console(stderr=True), transient=True, auto_refresh=False,
     )
     task = bar.add_task("simulating", total=args.games)
     bar.start()
+    drawn = [0.0]
 
     def advance(done: int, total: int, record: dict) -> None:
+        now = time.monotonic()
         bar.update(task, completed=done)
+        if now - drawn[0] >= 0.1 or done == total:
+            drawn[0] = now
+            bar.refresh()
 
     return advance, bar
 

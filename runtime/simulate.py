@@ -22,6 +22,8 @@ import multiprocessing
 import pickle
 import re
 import signal
+import sys
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -204,11 +206,12 @@ def play_chunk(setup: _RunSetup, compiled: dict, chunk: list[Task]) -> list[dict
 def _init_pool_worker(setup: _RunSetup, compiled: dict) -> None:
     """Pool initializer: keep the ruleset in the worker and, with the default factory, build
     its game without checking it again (the parent built its own game from this very ruleset,
-    so it has passed the check); Ctrl-C is the parent's to handle."""
+    so it has passed the check) unless it came with the fork (:func:`pool_context`); Ctrl-C is
+    the parent's to handle."""
     global _WORKER_COMPILED
     _WORKER_COMPILED = compiled
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if setup.factory is load_game:
+    if setup.factory is load_game and (setup.token, setup.players, setup.variant) not in _GAMES:
         try:
             _GAMES[(setup.token, setup.players, setup.variant)] = load_game(
                 compiled, setup.players, setup.variant, checked=True)
@@ -281,9 +284,10 @@ def simulate(
 ) -> SimulationResult:
     """Play ``games`` games and collect their records.
 
-    ``workers`` > 1 plays in this process and a spawn-context pool of ``workers - 1`` (a pool
-    whose process died is restarted and the lost games resubmitted); ``cluster`` is ``"local"`` (a Dask LocalCluster with
-    ``workers`` processes) or a scheduler address. ``progress(done, total, record)`` is called
+    ``workers`` > 1 plays in this process and a pool of ``workers - 1`` (started as
+    :func:`pool_context` says; a pool whose process died is restarted and the lost games
+    resubmitted); ``cluster`` is ``"local"`` (a Dask LocalCluster with ``workers`` processes)
+    or a scheduler address. ``progress(done, total, record)`` is called
     as games finish. Ctrl-C stops the run and keeps finished games (``interrupted=True``).
     ``game_factory(compiled, players, variant)`` builds the game (the interpreter by default);
     it is built once here too, so a bad player count or variant fails before any work starts
@@ -361,7 +365,7 @@ def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterato
     then its games are recorded as lost."""
     attempts: dict[int, int] = {}  # first game index of a lost chunk -> times lost
     retry: deque = deque()
-    context = multiprocessing.get_context("spawn")
+    context = pool_context()
     children = workers - 1
     pending = True
     while pending:
@@ -414,6 +418,19 @@ def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterato
         pool.shutdown(wait=True)
         retry.extendleft(sorted(lost, key=lambda c: c[0][0], reverse=True))
         pending = bool(lost)
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How a local pool starts its processes: ``fork`` on Linux when this process runs no other
+    thread, else ``spawn``. A forked pool process starts as a copy of this one, with the modules
+    imported, the game built and the node code written so far: none of that is done again
+    (0.2-0.3 s a process). With another thread running, a fork may copy a lock that thread
+    holds and hang, and macOS and Windows cannot fork safely, so those get ``spawn`` (a new
+    interpreter that imports rulewright and builds the game itself). Either way each game is
+    a pure function of its seed: the records are the same."""
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
 
 
 def _lost_record(task: tuple, why: str) -> dict:

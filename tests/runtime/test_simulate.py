@@ -2,6 +2,9 @@
 
 import argparse
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +62,53 @@ def test_two_workers_give_exactly_the_results_of_one():
     parallel = run(games=16, workers=2).to_json()
     assert without_timing(parallel) == without_timing(serial)
     assert parallel["timing"]["workers"] == 2
+
+
+POOL_START = """
+import json, sys, threading
+sys.path[:0] = sys.argv[1:3]
+from packkit import without_timing
+from rulewright.runtime.simulate import simulate
+from toy_game import BuildNoteFactory, toy_compiled
+held = threading.Event()
+if sys.argv[4] == "thread":  # e.g. a progress bar's refresh thread
+    threading.Thread(target=held.wait, daemon=True).start()
+result = simulate(toy_compiled(), 3, 16, seed=7, agents=["random", "greedy"], workers=2,
+                  game_factory=BuildNoteFactory(sys.argv[3]))
+held.set()
+print(json.dumps(without_timing(result.to_json())))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a pool is forked on Linux only")
+@pytest.mark.parametrize("threads, builders", [("none", 1), ("thread", 2)])
+def test_a_pool_process_is_forked_with_the_game_built_unless_another_thread_runs(
+        tmp_path, threads, builders):
+    # forked, the pool process starts as a copy of the command's, game built; with another
+    # thread running it is spawned (a fork could copy a lock held by that thread) and builds
+    # its own game; the games are the same either way
+    here = Path(__file__).parent
+    done = subprocess.run([sys.executable, "-c", POOL_START, str(here), str(here.parent),
+                           str(tmp_path), threads], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == without_timing(run(games=16).to_json())
+    assert len(list(tmp_path.iterdir())) == builders
+
+
+def test_in_a_terminal_simulate_shows_its_progress_then_the_verdicts(tmp_path):
+    # the bar is drawn by the command as games finish (no refresh thread, so the pool forks)
+    pexpect = pytest.importorskip("pexpect")
+    pack = Path(__file__).resolve().parents[2] / "content" / "altera"
+    child = pexpect.spawn(sys.executable, ["-m", "rulewright.runtime.cli", "simulate", str(pack),
+                                           "--players", "3", "--games", "30", "--workers", "2"],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=120, dimensions=(40, 100),
+                          env={"TERM": "xterm", "PATH": "/usr/bin:/bin",
+                               "RULEWRIGHT_CACHE": str(tmp_path / "cache")})
+    text = child.read()
+    child.close()
+    assert child.exitstatus == 0, text[-2000:]
+    assert "simulating" in text and "30/30" in text
+    assert "altera: 30 games, 3 players, seed 0, agents random" in text and "Verdicts" in text
 
 
 def test_dask_local_cluster_gives_exactly_the_results_of_one_process():

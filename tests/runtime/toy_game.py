@@ -306,3 +306,17 @@ class BrokenFactory:
         game = BrokenGame(compiled, players, variant)
         game.broken_seed = self.broken_seed
         return game
+
+
+class BuildNoteFactory:
+    """A picklable game factory of :class:`ToyGame` that notes, in folder ``folder``, each
+    process that builds a game (a file named by its process id)."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    def __call__(self, compiled: dict, players: int, variant: str | None = None) -> ToyGame:
+        """Note this process, then build the game."""
+        with open(os.path.join(self.folder, str(os.getpid())), "w") as f:
+            f.write("built")
+        return ToyGame(compiled, players, variant)
