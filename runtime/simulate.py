@@ -365,12 +365,11 @@ def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterato
     then its games are recorded as lost."""
     attempts: dict[int, int] = {}  # first game index of a lost chunk -> times lost
     retry: deque = deque()
-    context = pool_context()
     children = workers - 1
     pending = True
     while pending:
-        pool = cf.ProcessPoolExecutor(
-            max_workers=children, mp_context=context,
+        pool = cf.ProcessPoolExecutor(  # a pool started again asks again: a thread may run now
+            max_workers=children, mp_context=pool_context(),
             initializer=_init_pool_worker, initargs=(setup, compiled),
         )
         in_flight: dict = {}
