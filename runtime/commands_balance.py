@@ -174,7 +174,7 @@ def add_balance_commands(subparsers: Any) -> None:
     cmp_ = subparsers.add_parser(
         "compare", help="play two rulesets on the same seeds and show what changed",
         description="Play A and B (packs, compiled rulesets, or --set variants of one pack) on the "
-        "same seeds and list every figure that changed, with 95%% intervals on the differences.",
+        "same seeds and list every figure that changed, with 95% intervals on the differences.",
     )
     cmp_.add_argument("a", metavar="A", help="pack folder or compiled ruleset .json")
     cmp_.add_argument("b", metavar="B", nargs="?", default=None, help="the other one (default: A again)")

@@ -110,6 +110,19 @@ def test_version_and_simulate_help(capsys):
     assert unexplained == [] and len(simulate._actions) >= 12  # -h, PACK and every option
 
 
+def test_no_command_help_shows_a_doubled_percent_sign(capsys):
+    # argparse halves %% in an option's help but not in a command's description
+    from rulewright.runtime.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    for name in commands.choices:
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        text = capsys.readouterr().out
+        assert "%%" not in text, name
+    assert len(commands.choices) >= 12
+
+
 def test_a_wheel_ships_the_starter_and_the_schemas_and_works_in_a_fresh_venv(tmp_path):
     """`rulewright new` then `validate` and `simulate` from an installed wheel, not from this
     checkout: the starter pack and the schemas are package data."""
