@@ -122,6 +122,13 @@ class Ruleset:
         self.key_visibility = {key: self.zones[key.split(":", 1)[1]]["visibility"]
                                for key in self.zone_keys}
         """Per zone key: who sees which components it holds (public, owner or hidden)."""
+        by_id = sorted(self.zones.items(), key=lambda item: item[0])
+        self.view_zones = ([(zid, z) for zid, z in by_id if z["scope"] == "player"],
+                           [(zid, z) for zid, z in by_id if z["scope"] == "global"])
+        """The player zones and the shared zones, each sorted by id: a view's order
+        (``runtime/views.py``)."""
+        self.card_names = {cid: card.get("name") or cid for cid, card in self.cards.items()}
+        """Per card: what a player who can tell it sees of it (its name, else its id)."""
         self.back_props = {cid: tuple(card["back_props"]) for cid, card in self.cards.items()
                            if card.get("back_props")}
         """Per card printing something on its back: the props every seat sees of it."""

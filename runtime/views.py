@@ -24,32 +24,30 @@ def view(state, player: int) -> dict:
     rules = state.game.rules
     machine = state.machine
     d = state.data
+    visibility = rules.visibility
+    player_zones, shared_zones = rules.view_zones
     out: dict[str, Any] = {"you": player, "players": [], "shared": {}}
     for seat in range(state.game.num_players):
         values = {}
         for name, value in sorted(d["values"][seat].items()):
-            visibility = rules.visibility.get(name, "public")
-            values[name] = value if visibility == "public" or seat == player else "hidden"
+            values[name] = value if seat == player or visibility.get(name, "public") == "public" \
+                else "hidden"
         zones, faces = {}, {}
-        for zid, zdef in sorted(rules.zones.items()):
-            if zdef["scope"] != "player":
-                continue
+        for zid, zdef in player_zones:
             comps = d["zones"][f"{seat}:{zid}"]
-            zones[zid] = _zone_view(machine, zdef, comps, seat == player)
-            if isinstance(zones[zid], list):
+            zones[zid] = shown = _zone_view(machine, zdef, comps, seat == player)
+            if shown.__class__ is list:
                 _whole_dice(machine, comps, zid, faces)
         out["players"].append({"seat": seat, "values": values, "zones": zones,
                                "die_faces": faces})
     for name, value in sorted(d["shared"].items()):
-        out["shared"][name] = value if rules.visibility.get(name, "public") == "public" \
-            else "hidden"
+        out["shared"][name] = value if visibility.get(name, "public") == "public" else "hidden"
     out["zones"], out["die_faces"] = {}, {}
-    for zid, zdef in sorted(rules.zones.items()):
-        if zdef["scope"] == "global":
-            comps = d["zones"][f"g:{zid}"]
-            out["zones"][zid] = _zone_view(machine, zdef, comps, False)
-            if isinstance(out["zones"][zid], list):
-                _whole_dice(machine, comps, zid, out["die_faces"])
+    for zid, zdef in shared_zones:
+        comps = d["zones"][f"g:{zid}"]
+        out["zones"][zid] = shown = _zone_view(machine, zdef, comps, False)
+        if shown.__class__ is list:
+            _whole_dice(machine, comps, zid, out["die_faces"])
     out["occupancy"] = {k: list(v) for k, v in sorted(d["occupants"].items())}
     attached = _attached(machine, player)
     if attached:
@@ -72,17 +70,37 @@ def seen_component(rt, comp_id: str) -> str:
     comp = rt.comps[comp_id]
     if comp["kind"] == "die":
         return f"{comp['def']} [{', '.join(rt.icons(comp_id)) or 'blank'}]"
-    return rt.label(comp_id)
+    return rt.rules.card_names[comp["def"]]
+
+
+def _seen_list(rt, comps: list) -> list:
+    """:func:`seen_component` of each of ``comps``."""
+    table = rt.comps
+    names = rt.rules.card_names
+    out = []
+    for comp_id in comps:
+        comp = table[comp_id]
+        if comp["kind"] == "die":
+            out.append(f"{comp['def']} [{', '.join(rt.icons(comp_id)) or 'blank'}]")
+        else:
+            out.append(names[comp["def"]])
+    return out
 
 
 def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
     """Every face of each die of a shown zone that has more than one (``out[zid]``, in the
     zone's order; a one-faced component such as a loose die face is whole in the zone's list)."""
     dice = []
+    table = rt.comps
+    printed = rt.rules.dice
     for comp_id in comps:
-        comp = rt.comps[comp_id]
+        comp = table[comp_id]
         if comp["kind"] == "die":
-            faces = rt.faces(comp_id)
+            if "faces" in comp:  # forged: its own faces (World.faces)
+                faces = comp["faces"]
+            else:
+                kind = printed.get(comp["def"])
+                faces = kind["faces"] if kind else []
             if len(faces) > 1:
                 dice.append({"die": comp["def"], "up": comp["face"],
                              "faces": [list(face) for face in faces]})
@@ -93,10 +111,10 @@ def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
 def _zone_view(rt, zdef: dict, comps: list, mine: bool):
     visibility = zdef["visibility"]
     if visibility == "public":
-        return [seen_component(rt, c) for c in comps]
+        return _seen_list(rt, comps)
     if visibility == "owner":
         if mine:
-            return [seen_component(rt, c) for c in comps]
+            return _seen_list(rt, comps)
         shown = {"count": len(comps)}
         if rt.rules.back_props:
             backs = [rt.back_of(c) for c in comps]
@@ -117,6 +135,8 @@ def _attached(rt, player: int) -> list:
     """The components attached to the components ``player`` sees: where the holder lies, its
     position there, its name, and what it holds."""
     out = []
+    if not any("holds" in comp for comp in rt.comps.values()):
+        return out  # nothing is attached to anything (World.attach)
     for key, comps in sorted(rt.zones.items()):
         for position, comp_id in enumerate(comps):
             held = rt.comps[comp_id].get("holds")
