@@ -111,6 +111,19 @@ def test_bots_benchmark_plays_whole_games(tmp_path):
     assert result["mcts"]["iterations"] % 3 == 0
 
 
+def test_the_bots_benchmark_can_stop_after_a_few_decisions_of_one_bot(tmp_path):
+    # a fixed piece of play, for counting instructions (see the script's doc); a Dice Forge
+    # game has dozens of decisions for its MCTS seat, so only the stop keeps it at two
+    env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--json",
+                          "--pack", str(ROOT / "content" / "dice_forge"), "--players", "2",
+                          "--only", "mcts", "--iterations", "3", "--stop-after", "2"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert "greedy" not in result and result["mcts"]["iterations"] == 2 * 3
+
+
 def test_the_scaling_benchmark_times_one_and_two_workers(tmp_path):
     rulewright = Path(sys.executable).with_name("rulewright")
     env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
