@@ -73,34 +73,15 @@ def seen_component(rt, comp_id: str) -> str:
     return rt.rules.card_names[comp["def"]]
 
 
-def _seen_list(rt, comps: list) -> list:
-    """:func:`seen_component` of each of ``comps``."""
-    table = rt.comps
-    names = rt.rules.card_names
-    out = []
-    for comp_id in comps:
-        comp = table[comp_id]
-        if comp["kind"] == "die":
-            out.append(f"{comp['def']} [{', '.join(rt.icons(comp_id)) or 'blank'}]")
-        else:
-            out.append(names[comp["def"]])
-    return out
-
-
 def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
     """Every face of each die of a shown zone that has more than one (``out[zid]``, in the
     zone's order; a one-faced component such as a loose die face is whole in the zone's list)."""
     dice = []
     table = rt.comps
-    printed = rt.rules.dice
     for comp_id in comps:
         comp = table[comp_id]
         if comp["kind"] == "die":
-            if "faces" in comp:  # forged: its own faces (World.faces)
-                faces = comp["faces"]
-            else:
-                kind = printed.get(comp["def"])
-                faces = kind["faces"] if kind else []
+            faces = rt.faces(comp_id)
             if len(faces) > 1:
                 dice.append({"die": comp["def"], "up": comp["face"],
                              "faces": [list(face) for face in faces]})
@@ -111,10 +92,10 @@ def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
 def _zone_view(rt, zdef: dict, comps: list, mine: bool):
     visibility = zdef["visibility"]
     if visibility == "public":
-        return _seen_list(rt, comps)
+        return [seen_component(rt, c) for c in comps]
     if visibility == "owner":
         if mine:
-            return _seen_list(rt, comps)
+            return [seen_component(rt, c) for c in comps]
         shown = {"count": len(comps)}
         if rt.rules.back_props:
             backs = [rt.back_of(c) for c in comps]

@@ -326,8 +326,7 @@ class World:
                 if comp["kind"] == "die":
                     icons = self.icons(value)
                     return f"{value} [{', '.join(icons) or 'blank'}]"
-                card = self.rules.cards[comp["def"]]
-                return card.get("name") or comp["def"]
+                return self.rules.card_names[comp["def"]]
             if value.startswith("@"):
                 return value[1:].replace(":", " ")
             return value.replace("_", " ")
