@@ -166,13 +166,14 @@ def _progress_bar(args: argparse.Namespace) -> tuple[Callable | None, Any]:
     )
     task = bar.add_task("simulating", total=args.games)
     bar.start()
-    drawn = [0.0]
+    drawn = 0.0
 
     def advance(done: int, total: int, record: dict) -> None:
-        now = time.monotonic()
+        nonlocal drawn
         bar.update(task, completed=done)
-        if now - drawn[0] >= 0.1 or done == total:
-            drawn[0] = now
+        now = time.monotonic()
+        if now - drawn >= 0.1 or done == total:
+            drawn = now
             bar.refresh()
 
     return advance, bar

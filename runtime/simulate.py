@@ -368,8 +368,9 @@ def _run_in_pool(workers: int, setup: _RunSetup, compiled: dict, chunks: Iterato
     children = workers - 1
     pending = True
     while pending:
-        pool = cf.ProcessPoolExecutor(  # a pool started again asks again: a thread may run now
-            max_workers=children, mp_context=pool_context(),
+        pool = cf.ProcessPoolExecutor(
+            max_workers=children,
+            mp_context=pool_context(),  # asked again for a pool started again: a thread may run now
             initializer=_init_pool_worker, initargs=(setup, compiled),
         )
         in_flight: dict = {}
