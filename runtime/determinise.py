@@ -197,18 +197,16 @@ def _redraw(twin, player: int, generator: int, own: bool) -> int:
     rules = twin.game.rules
     machine = twin.machine
     comps = d["components"]
-    start_place = {comp_id: key for comp_id, _kind, _def, key in rules.components}
+    start_place = rules.start_place
     backs = rules.back_props  # a card's back is seen: it is only dealt where that back lies
     me = str(player)
     places: dict = {}   # starting place -> [(zone key, position)] it cannot see
     pooled: dict = {}   # starting place -> [component id]
     reroll = []
-    for key in sorted(d["zones"]):
-        owner, zid = key.split(":", 1)
-        visibility = rules.zones[zid]["visibility"]
-        held = d["zones"][key]
+    for key, owner, visibility in rules.zones_by_key:
         if visibility == "public" or (visibility == "owner" and owner == me):
             continue
+        held = d["zones"][key]
         if visibility == "hidden" and owner == me:  # its contents are known, not their order
             if not own:
                 continue

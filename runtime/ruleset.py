@@ -122,6 +122,10 @@ class Ruleset:
         self.key_visibility = {key: self.zones[key.split(":", 1)[1]]["visibility"]
                                for key in self.zone_keys}
         """Per zone key: who sees which components it holds (public, owner or hidden)."""
+        self.zones_by_key = [(key, key.split(":", 1)[0], self.key_visibility[key])
+                             for key in sorted(self.zone_keys)]
+        """Every zone key in sorted order, with its owner (a seat's number as text, ``g`` for
+        a shared zone) and its visibility: the order a determinisation deals in."""
         by_id = sorted(self.zones.items(), key=lambda item: item[0])
         self.view_zones = ([(zid, z) for zid, z in by_id if z["scope"] == "player"],
                            [(zid, z) for zid, z in by_id if z["scope"] == "global"])
@@ -195,6 +199,8 @@ class Ruleset:
                 self.printed[did] = (d["props"], d["props"])
         self.components = list(self._components(players))
         """Every component of a game: ``(id, kind, definition, starting zone key)``."""
+        self.start_place = {comp_id: key for comp_id, _kind, _def, key in self.components}
+        """Per component: the zone key it starts the game in (None: no zone)."""
         self.static_props = {comp_id: self.dice[def_id]["props"] if kind == "die"
                              else self.card_props[def_id][0]
                              for comp_id, kind, def_id, _key in self.components
