@@ -106,7 +106,7 @@ class State:
         self.game = game
         self._data = data
         self._keep_round_starts = keep_round_starts
-        self._round_views: tuple | None = None  # (the round, every seat's view) after the last choice
+        self._round_views: tuple | None = None  # (the round, each seat's view or None) after the last choice
         self._machine: Machine | None = None
         self._touched = False
         self._labels: tuple = (None, None)
@@ -233,18 +233,22 @@ class State:
         if secret is None or not self._keep_round_starts:
             self._run(action)
             return
-        # inside a simultaneous round, for the bots: which other seats saw this choice's effect
+        # inside a simultaneous round, for the bots: which other seats saw this choice's effect.
+        # A seat's view is taken only when it is compared: the decider's own is not, so it is
+        # left to be taken at the next choice, of the same state, if another seat makes it
         decider = pending["player"]
-        before = self._round_views
-        if before is None or before[0] is not secret:
-            before = (secret, [self._table_view(p) for p in range(self.game.num_players)])
+        seats = range(self.game.num_players)
+        kept = self._round_views
+        before = list(kept[1]) if kept is not None and kept[0] is secret else [None for _ in seats]
+        for p in seats:
+            if p != decider and before[p] is None:
+                before[p] = self._table_view(p)
         self._run(action)
         if self._data["secret"] is not secret or secret["start"] is None:
             self._round_views = None
             return
-        after = [self._table_view(p) for p in range(self.game.num_players)]
-        secret["actions"][-1].append([p for p in range(self.game.num_players)
-                                      if p != decider and after[p] != before[1][p]])
+        after = [None if p == decider else self._table_view(p) for p in seats]
+        secret["actions"][-1].append([p for p in seats if p != decider and after[p] != before[p]])
         self._round_views = (secret, after)
 
     def _table_view(self, player: int) -> dict:
