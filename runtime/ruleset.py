@@ -14,6 +14,7 @@ from .analysis import Analysis
 from .exprs import RuleError, Scopes, compile_expr
 from .ruleset_check import RulesetError
 from .statements import NodeCode
+from .views import die_text
 
 
 class Ruleset:
@@ -145,7 +146,13 @@ class Ruleset:
             self.groups.setdefault(group, []).append(name)
         self.leave_targets = frozenset(n["procedure"] for n in self.nodes if n["op"] == "leave")
         """The procedures some ``leave`` names: a call of one marks where it started."""
+        self.attaches = any(n["op"] == "attach" for n in self.nodes)
+        """Whether any rule attaches a component to another (else none ever holds any)."""
         self.die_faces = {did: d["faces"] for did, d in self.dice.items()}
+        self.die_labels = {did: [die_text(did, face) for face in d["faces"]]
+                           for did, d in self.dice.items()}
+        """Per die: what a player who can tell it sees of it, per face it may show (a forged
+        die, with faces of its own, is named from them: ``views.seen_component``)."""
         self.rolls_on_entry = {key: self.zones[key.split(":", 1)[1]]["on_enter"] == "roll"
                                for key in self.zone_keys}
         self.card_modifiers: dict[tuple[str, str], dict[str, int]] = {}

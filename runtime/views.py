@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["view", "seen_component"]
+__all__ = ["view", "seen_component", "die_text"]
 
 
 def view(state, player: int) -> dict:
@@ -69,8 +69,17 @@ def seen_component(rt, comp_id: str) -> str:
     """A component as a player sees it: a die by its kind and face, a card by its name."""
     comp = rt.comps[comp_id]
     if comp["kind"] == "die":
-        return f"{comp['def']} [{', '.join(rt.icons(comp_id)) or 'blank'}]"
+        if "faces" not in comp:  # its faces are its kind's: named once (Ruleset.die_labels)
+            labels = rt.rules.die_labels.get(comp["def"])
+            if labels:
+                return labels[comp["face"]]
+        return die_text(comp["def"], rt.icons(comp_id))
     return rt.rules.card_names[comp["def"]]
+
+
+def die_text(kind: str, icons: list) -> str:
+    """A die of kind ``kind`` showing ``icons``, as a player sees it: ``d6 [coin, coin]``."""
+    return f"{kind} [{', '.join(icons) or 'blank'}]"
 
 
 def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
@@ -84,7 +93,7 @@ def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
             faces = rt.faces(comp_id)
             if len(faces) > 1:
                 dice.append({"die": comp["def"], "up": comp["face"],
-                             "faces": [list(face) for face in faces]})
+                             "faces": list(map(list, faces))})
     if dice:
         out[zid] = dice
 
@@ -116,7 +125,7 @@ def _attached(rt, player: int) -> list:
     """The components attached to the components ``player`` sees: where the holder lies, its
     position there, its name, and what it holds."""
     out = []
-    if not any("holds" in comp for comp in rt.comps.values()):
+    if not rt.rules.attaches or not any("holds" in comp for comp in rt.comps.values()):
         return out  # nothing is attached to anything (World.attach)
     for key, comps in sorted(rt.zones.items()):
         for position, comp_id in enumerate(comps):
