@@ -23,6 +23,7 @@ statements (``runtime/statements``) and expressions (``runtime/exprs.py``) call 
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from . import rng
@@ -509,18 +510,15 @@ class World:
                 else:
                     spec.append(("items", n, items(self, what(self, env))))
             specs.append(spec)
-        best = 0
         count = len(specs)
         if count > 16:
             raise RuleError(f"completed() over {count} cards: at most 16 at once")
-        for mask in sorted(range(1, 1 << count), key=lambda m: -bin(m).count("1")):
-            size = bin(mask).count("1")
-            if size <= best:
-                break
-            chosen = [specs[i] for i in range(count) if mask >> i & 1]
-            if self._satisfiable(seat, chosen):
-                best = size
-        return best
+        # cards whose needs cannot be met alone are in no set that can: leave them out first
+        specs = [spec for spec in specs if self._satisfiable(seat, [spec])]
+        for size in range(len(specs), 0, -1):
+            if any(self._satisfiable(seat, chosen) for chosen in combinations(specs, size)):
+                return size
+        return 0
 
     def _satisfiable(self, seat, specs) -> bool:
         need_res: dict[str, int] = {}

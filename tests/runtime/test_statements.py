@@ -397,6 +397,14 @@ def test_completed_finds_the_best_assignment_not_a_greedy_one(tmp_path):
     assert value(state, 0, "points") == 3
 
 
+def test_completed_counts_the_cards_met_together_beside_one_that_cannot_be_met(tmp_path):
+    # 5 coin meet the 2- and the 3-coin cards together; the 9-coin card is met in no set
+    cards = [{"id": f"coin_{n}", "deck": "deck", "needs": f"{n} coin"} for n in (9, 2, 3, 4)]
+    state = new_game(tmp_path, "move deck to tableau; gain 5 coin; gain completed(tableau) points",
+                     cards=cards)
+    assert value(state, 0, "points") == 2
+
+
 def test_runaway_loop_stops_with_a_clear_error(tmp_path):
     rules = {"flow": dict(_flow(), max_steps=5000)}
     with pytest.raises(EngineError, match="step budget of 5000"):
