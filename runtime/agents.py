@@ -88,19 +88,24 @@ class GreedyAgent:
         imagined = actions_by_key(base)
         best_value: tuple | None = None
         best: list[int] = []
-        for key, action in actions_by_key(state).items():
-            # the same option in the imagined state; one it does not offer is looked at last
-            twin_action = imagined.get(key)
+        # the same option in the imagined state; one it does not offer is looked at last
+        options = [(action, imagined.get(key)) for key, action in actions_by_key(state).items()]
+        last = max((i for i, (_, twin_action) in enumerate(options) if twin_action is not None),
+                   default=None)
+        for i, (action, twin_action) in enumerate(options):
             value = (-1, 0.0) if twin_action is None else \
-                self._value_after(base, twin_action, me, True, others)
+                self._value_after(base, twin_action, me, True, others, i == last)
             if best_value is None or value > best_value:
                 best_value, best = value, [action]
             elif value == best_value:
                 best.append(action)
         return rng.choice(best)
 
-    def _value_after(self, base: Any, action: int, me: int, follow_up: bool, others: int) -> tuple:
-        after = base.clone()
+    def _value_after(self, base: Any, action: int, me: int, follow_up: bool, others: int,
+                     last: bool) -> tuple:
+        """The value of ``action`` in ``base``, looked at in a copy; ``last``: nothing looks at
+        ``base`` again, so the action is applied to it, not to a copy."""
+        after = base if last else base.clone()
         after.apply(action)
         chooser = random.Random(others)
         while not after.is_terminal() and after.current_player() != me \
@@ -109,8 +114,9 @@ class GreedyAgent:
         if after.is_terminal():
             return (2 if after.returns()[me] > 0 else 0, 0.0)
         if follow_up and after.current_player() == me:
-            return max(self._value_after(after, a, me, False, others)
-                       for a in after.legal_actions())
+            legal = after.legal_actions()
+            return max(self._value_after(after, a, me, False, others, i == len(legal) - 1)
+                       for i, a in enumerate(legal))
         return (1, float(after.evaluate(me)))
 
 
