@@ -110,8 +110,9 @@ def _sample(state, player: int, generator: int, seen):
     if seen is None:
         seen = view(state, player)
     reached = None  # the last sample that came back to where the round is
+    first = marshal.dumps(start)  # each replay starts from its own copy of the round's start
     for _ in range(MAX_REPLAYS):
-        twin = state.__class__(state.game, marshal.loads(marshal.dumps(start)))
+        twin = state.__class__(state.game, marshal.loads(first))
         generator = _redraw(twin, player, generator, own=False)
         generator, replayed = _replay(twin, player, secret["actions"], generator,
                                       state.current_player())
