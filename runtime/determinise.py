@@ -108,7 +108,7 @@ def _sample(state, player: int, generator: int, seen):
         twin = state.clone()
         return _redraw(twin, player, generator, own=True), twin, seen
     if seen is None:
-        seen = view(state, player)
+        seen = view(state, player, compared=True)
     reached = None  # the last sample that came back to where the round is
     first = marshal.dumps(start)  # each replay starts from its own copy of the round's start
     for _ in range(MAX_REPLAYS):
@@ -119,7 +119,7 @@ def _sample(state, player: int, generator: int, seen):
         if replayed:
             generator = _redraw(twin, player, generator, own=True)
             reached = twin
-            if view(twin, player) == seen:
+            if view(twin, player, compared=True) == seen:
                 break
     if reached is None:  # no replay came back to where the round is: imagine from the state as is
         reached = state.clone()

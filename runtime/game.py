@@ -254,7 +254,7 @@ class State:
     def _table_view(self, player: int) -> dict:
         """What ``player`` sees of the table: the view without whose turn it is (that the
         next seat is choosing shows nothing of what the last one chose)."""
-        seen = view(self, player)
+        seen = view(self, player, compared=True)
         seen.pop("waiting_for", None)
         seen.pop("decision", None)
         return seen

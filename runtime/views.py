@@ -19,8 +19,10 @@ from typing import Any
 __all__ = ["view", "seen_component", "die_text"]
 
 
-def view(state, player: int) -> dict:
-    """``player``'s view of ``state``: plain data, safe to show that player."""
+def view(state, player: int, *, compared: bool = False) -> dict:
+    """``player``'s view of ``state``: plain data, safe to show that player. ``compared``: the
+    view is only compared with others, never changed nor shown, so a die with its kind's
+    faces lists the rules' own faces instead of a copy (an equal view, made faster)."""
     rules = state.game.rules
     machine = state.machine
     d = state.data
@@ -37,7 +39,7 @@ def view(state, player: int) -> dict:
             comps = d["zones"][f"{seat}:{zid}"]
             zones[zid] = shown = _zone_view(machine, zdef, comps, seat == player)
             if shown.__class__ is list:
-                _whole_dice(machine, comps, zid, faces)
+                _whole_dice(machine, comps, zid, faces, compared)
         out["players"].append({"seat": seat, "values": values, "zones": zones,
                                "die_faces": faces})
     for name, value in sorted(d["shared"].items()):
@@ -47,7 +49,7 @@ def view(state, player: int) -> dict:
         comps = d["zones"][f"g:{zid}"]
         out["zones"][zid] = shown = _zone_view(machine, zdef, comps, False)
         if shown.__class__ is list:
-            _whole_dice(machine, comps, zid, out["die_faces"])
+            _whole_dice(machine, comps, zid, out["die_faces"], compared)
     out["occupancy"] = {k: list(v) for k, v in sorted(d["occupants"].items())}
     attached = _attached(machine, player)
     if attached:
@@ -82,9 +84,11 @@ def die_text(kind: str, icons: list) -> str:
     return f"{kind} [{', '.join(icons) or 'blank'}]"
 
 
-def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
+def _whole_dice(rt, comps: list, zid: str, out: dict, compared: bool) -> None:
     """Every face of each die of a shown zone that has more than one (``out[zid]``, in the
-    zone's order; a one-faced component such as a loose die face is whole in the zone's list)."""
+    zone's order; a one-faced component such as a loose die face is whole in the zone's list).
+    ``compared``: the faces of a die that has its kind's are the rules' own list (which nothing
+    changes); a forged die's, which the game may change, are always copied."""
     dice = []
     table = rt.comps
     for comp_id in comps:
@@ -93,7 +97,8 @@ def _whole_dice(rt, comps: list, zid: str, out: dict) -> None:
             faces = rt.faces(comp_id)
             if len(faces) > 1:
                 dice.append({"die": comp["def"], "up": comp["face"],
-                             "faces": list(map(list, faces))})
+                             "faces": faces if compared and "faces" not in comp
+                             else list(map(list, faces))})
     if dice:
         out[zid] = dice
 

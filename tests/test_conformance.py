@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler.pipeline import compile_pack
+from rulewright.runtime import views
 from rulewright.runtime.game import Game, IllegalActionError, State
 from rulewright.runtime.machine import Machine
 
@@ -96,6 +97,15 @@ def check_views(state: State) -> None:
         if pending is not None and pending["player"] != viewer:
             assert "decision" not in view
         assert len(text) < 5_000_000
+        # the view bots compare is the view shown; the view shown is the seat's own copy:
+        # emptying every die's faces in it changes nothing of the game
+        assert views.view(state, viewer, compared=True) == view
+        shown = [view["die_faces"]] + [row["die_faces"] for row in view["players"]]
+        for dice in (die for zones in shown for listed in zones.values() for die in listed):
+            for face in dice["faces"]:
+                face.clear()
+            dice["faces"].clear()
+        assert json.dumps(state.view(viewer)) == text, "a view shares the game's own lists"
 
 
 def check_backs(state: State, key: str, content: dict) -> None:
