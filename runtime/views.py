@@ -21,8 +21,9 @@ __all__ = ["view", "seen_component", "die_text"]
 
 def view(state, player: int, *, compared: bool = False) -> dict:
     """``player``'s view of ``state``: plain data, safe to show that player. ``compared``: the
-    view is only compared with others, never changed nor shown, so a die with its kind's
-    faces lists the rules' own faces instead of a copy (an equal view, made faster)."""
+    view is only compared with others, never shown, and nothing it holds is changed (a key
+    of its own may be dropped), so a die with its kind's faces lists the rules' own faces
+    instead of a copy: an equal view, made faster."""
     rules = state.game.rules
     machine = state.machine
     d = state.data
