@@ -29,24 +29,42 @@ class RulesetError(ValueError):
 
 def check_ruleset(compiled: Any) -> None:
     """Refuse (raise :class:`RulesetError`) any ruleset that is not exactly what the compiler
-    writes: shape, node table, references and content hash."""
+    writes: shape, node table, references and content hash. The check is a function of the
+    ruleset's content alone, so content that has passed it in this process (its hash is
+    remembered, for the :data:`REMEMBERED` latest) passes again once its hash is recomputed: a
+    cached ruleset is checked when it is read and again by the game built from it."""
     if not isinstance(compiled, dict):
         raise RulesetError("not a compiled ruleset: expected a JSON object")
     written = compiled.get("format")
     if written.__class__ is int and written != FORMAT:
         raise RulesetError(f"it is a ruleset of compiled format {written}; this rulewright reads "
                            f"format {FORMAT}: compile the pack again (rulewright compile PACK)")
-    _check_shape(compiled)
-    check_nodes(compiled["nodes"])
-    _check_references(compiled)
     try:
         expected = ruleset_hash(compiled)
     except (TypeError, ValueError) as error:
-        raise RulesetError(f"not a compiled ruleset: it holds values that are not JSON data ({error})") from None
+        expected, unhashable = None, error
+    if expected is not None and expected in _PASSED and compiled.get("hash") == expected:
+        return
+    _check_shape(compiled)
+    check_nodes(compiled["nodes"])
+    _check_references(compiled)
+    if expected is None:
+        raise RulesetError(f"not a compiled ruleset: it holds values that are not JSON data "
+                           f"({unhashable})") from None
     if compiled["hash"] != expected:
         raise RulesetError(
             f"its hash {compiled['hash'][:12]}... does not match its content "
             f"({expected[:12]}...): it was changed after it was compiled")
+    _PASSED[expected] = None
+    if len(_PASSED) > REMEMBERED:  # the oldest goes (another thread may have taken it)
+        _PASSED.pop(next(iter(_PASSED), None), None)
+
+
+REMEMBERED = 16
+"""The content hashes of this many rulesets that passed :func:`check_ruleset` are kept, the
+latest to pass."""
+
+_PASSED: dict[str, None] = {}
 
 
 def check_nodes(nodes) -> None:

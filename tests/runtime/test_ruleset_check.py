@@ -49,6 +49,34 @@ def test_every_shipped_pack_compiles_to_a_ruleset_the_runtime_accepts(pack):
     check_ruleset(json.loads(json.dumps(compiled)))  # as `rulewright compile` writes it
 
 
+def test_a_ruleset_that_passed_is_checked_again_once_its_content_changes(monkeypatch):
+    """The check remembers the content it has passed, not the object or the hash it carries: a
+    second copy of that content passes without the node table being read again, and one
+    changed after it passed (its hash redone to match) is checked whole and refused."""
+    from rulewright.runtime import ruleset_check
+
+    compiled = compiled_of(REFERENCE)
+    check_ruleset(compiled)
+    tables = []
+    real = ruleset_check._check_node_table
+    monkeypatch.setattr(ruleset_check, "_check_node_table",
+                        lambda nodes: (tables.append(1), real(nodes)))
+    check_ruleset(json.loads(json.dumps(compiled)))
+    assert tables == []
+    evil = copy.deepcopy(compiled)
+    evil["nodes"][0]["op"] = '__import__("os").system("echo pwned")'
+    evil["hash"] = ruleset_hash(evil)
+    with pytest.raises(RulesetError, match="unknown statement"):
+        check_ruleset(evil)
+    forged = dict(evil, hash=compiled["hash"])  # changed, under the hash of what passed
+    with pytest.raises(RulesetError, match="unknown statement"):
+        check_ruleset(forged)
+    stale = dict(compiled, hash="0" * 64)  # the content that passed, under a wrong hash
+    with pytest.raises(RulesetError, match="does not match its content"):
+        check_ruleset(stale)
+    assert len(tables) == 3
+
+
 def test_the_order_a_pack_lists_things_in_is_part_of_its_ruleset():
     """Components are made in the order the pack lists them (a Hero's Light Die before the
     Dark Die), so a ruleset whose mappings were reordered is another ruleset: refused under
