@@ -14,7 +14,7 @@ from .analysis import Analysis
 from .exprs import RuleError, Scopes, compile_expr
 from .ruleset_check import RulesetError
 from .statements import NodeCode
-from .views import die_text
+from .world import die_text
 
 
 class Ruleset:

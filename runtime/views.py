@@ -16,7 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["view", "seen_component", "die_text"]
+from .world import die_text
+
+__all__ = ["view", "seen_component"]
 
 
 def view(state, player: int, *, compared: bool = False) -> dict:
@@ -78,11 +80,6 @@ def seen_component(rt, comp_id: str) -> str:
                 return labels[comp["face"]]
         return die_text(comp["def"], rt.icons(comp_id))
     return rt.rules.card_names[comp["def"]]
-
-
-def die_text(kind: str, icons: list) -> str:
-    """A die of kind ``kind`` showing ``icons``, as a player sees it: ``d6 [coin, coin]``."""
-    return f"{kind} [{', '.join(icons) or 'blank'}]"
 
 
 def _whole_dice(rt, comps: list, zid: str, out: dict, compared: bool) -> None:

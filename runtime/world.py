@@ -41,6 +41,11 @@ _UNPRINTED = object()
 """A prop a component does not print (:meth:`World.count_prop`)."""
 
 
+def die_text(name: str, icons: list) -> str:
+    """A die named ``name`` (its id or its kind) showing ``icons``, as text: ``d6 [coin, coin]``."""
+    return f"{name} [{', '.join(icons) or 'blank'}]"
+
+
 class World:
     """The rules' view of one game state (``data``, plain data owned by the caller)."""
 
@@ -325,8 +330,7 @@ class World:
             comp = self.comps.get(value)
             if comp is not None:
                 if comp["kind"] == "die":
-                    icons = self.icons(value)
-                    return f"{value} [{', '.join(icons) or 'blank'}]"
+                    return die_text(value, self.icons(value))
                 return self.rules.card_names[comp["def"]]
             if value.startswith("@"):
                 return value[1:].replace(":", " ")
