@@ -770,8 +770,23 @@ class _Gen:
 
 def mentions(name: str, source: str) -> bool:
     """Whether generated ``source`` refers to the local ``name`` (a name of :meth:`_Gen.fresh`,
-    which no other name contains as a word)."""
-    return re.search(rf"\b{name}\b", source) is not None
+    which no other name contains as a word): an occurrence with no word character (a letter,
+    a digit or ``_``, as ``\\w``) just before or just after it. Found with ``str.find``: a
+    regular expression per name would be compiled once per name, and names are fresh."""
+    end = len(name)
+    at = source.find(name)
+    while at >= 0:
+        after = at + end
+        if (at == 0 or not _word_char(source[at - 1])) \
+                and (after == len(source) or not _word_char(source[after])):
+            return True
+        at = source.find(name, at + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    """Whether ``char`` is a word character as ``\\w`` matches one."""
+    return char.isalnum() or char == "_"
 
 
 STATE_ATTRS = frozenset({"face", "owner", "exhausted", "upgraded", "trashed", "def"})
