@@ -164,3 +164,17 @@ def test_instruction_count_children_play_both_dice_forges_and_arguments_are_chec
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--players is 2 to 4" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_node_code_run_reports_what_writing_the_rules_code_costs():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "node_code.py"), "dice_forge",
+                          "--games", "2", "--repeats", "1", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    [row] = json.loads(out.stdout)
+    assert row["pack"] == "dice_forge"
+    for key in ("functions", "characters", "generate_ms", "compile_ms"):
+        assert _positive(row[key]), (key, row[key])
+    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "node_code.py"), "nosuch"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "no pack content/nosuch" in bad.stderr

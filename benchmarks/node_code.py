@@ -1,0 +1,87 @@
+#!/usr/bin/env python
+"""What writing and compiling the rules' node code costs a process, per pack.
+
+    python benchmarks/node_code.py [PACK ...] [--games 100] [--players 4] [--repeats 5] [--json]
+
+rulewright writes each node's Python the first time a game reaches it and compiles it with
+Python's ``compile`` (``runtime/statements/__init__.py``, ``NodeCode.generate``). Every process
+that plays pays this once: the first games of a command, and each worker of ``simulate
+--workers``. This plays ``--games`` random games (a ``random.Random(seed)`` picks each action,
+as in ``whole_games.py``) to reach the functions a game uses, then writes every one of them
+again, with the compiled-code cache emptied (the best of ``--repeats`` rounds), and compiles
+their sources on their own. Reported per pack: the functions, the characters of Python, the
+time to write and compile them, Python's compile alone, and the difference: the writing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def measure(pack: str, players: int, games: int, repeats: int) -> dict:
+    from rulewright.compiler.pipeline import compile_pack
+    from rulewright.runtime import statements
+    from rulewright.runtime.game import Game
+
+    compiled, _diagnostics = compile_pack(str(ROOT / "content" / pack))
+    game = Game(compiled, players)
+    for seed in range(1, games + 1):
+        state = game.new_game(seed)
+        chooser = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(chooser.choice(state.legal_actions()))
+    code = game.rules.code
+    keys = sorted(code.sources)
+    sources = [code.sources[key] for key in keys]
+    generated = compiled_only = float("inf")
+    for _ in range(repeats):
+        statements._CODE_CACHE.clear()
+        start = time.perf_counter()
+        for kind, nid in keys:
+            code.generate(kind, nid)
+        generated = min(generated, time.perf_counter() - start)
+        start = time.perf_counter()
+        for (kind, nid), source in zip(keys, sources):
+            compile(source, f"<rule node {nid} {kind}>", "exec")
+        compiled_only = min(compiled_only, time.perf_counter() - start)
+    return {"pack": pack, "functions": len(keys), "characters": sum(map(len, sources)),
+            "generate_ms": generated * 1000, "compile_ms": compiled_only * 1000}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("packs", nargs="*", default=["altera", "dice_forge"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="one JSON list of the rows")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.repeats < 1:
+        parser.error("--games and --repeats must be at least 1")
+    for pack in args.packs:
+        if not (ROOT / "content" / pack).is_dir():
+            parser.error(f"no pack content/{pack}")
+    rows = []
+    for pack in args.packs:
+        row = measure(pack, args.players, args.games, args.repeats)
+        rows.append(row)
+        if args.json:
+            continue
+        print(f"{row['pack']}: {row['functions']} functions, {row['characters']:,} characters; "
+              f"written and compiled in {row['generate_ms']:.0f} ms, of which Python's "
+              f"compile {row['compile_ms']:.0f} ms and the writing "
+              f"{row['generate_ms'] - row['compile_ms']:.0f} ms")
+    if args.json:
+        print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
