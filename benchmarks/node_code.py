@@ -65,12 +65,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
+    packs = sorted(entry.name for entry in (ROOT / "content").iterdir() if entry.is_dir())
     for pack in args.packs:
-        if not (ROOT / "content" / pack).is_dir():
-            parser.error(f"no pack content/{pack}")
+        if pack not in packs:
+            parser.error(f"no pack content/{pack} (the packs: {', '.join(packs)})")
     rows = []
     for pack in args.packs:
-        row = measure(pack, args.players, args.games, args.repeats)
+        try:
+            row = measure(pack, args.players, args.games, args.repeats)
+        except ValueError as refused:  # a player count the pack is not for
+            parser.error(str(refused))
         rows.append(row)
         if args.json:
             continue

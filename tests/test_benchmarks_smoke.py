@@ -178,3 +178,8 @@ def test_node_code_run_reports_what_writing_the_rules_code_costs():
     bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "node_code.py"), "nosuch"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no pack content/nosuch" in bad.stderr
+    crowded = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "node_code.py"),
+                              "dice_forge", "--players", "7"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert crowded.returncode == 2 and "2-4 players, not 7" in crowded.stderr
+    assert "Traceback" not in bad.stderr + crowded.stderr
