@@ -25,13 +25,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def measure(pack: str, players: int, games: int, repeats: int) -> dict:
+def build(pack: str, players: int):
+    """The pack's game for ``players``; raises ValueError for a player count it is not for."""
     from rulewright.compiler.pipeline import compile_pack
-    from rulewright.runtime import statements
     from rulewright.runtime.game import Game
 
     compiled, _diagnostics = compile_pack(str(ROOT / "content" / pack))
-    game = Game(compiled, players)
+    return Game(compiled, players)
+
+
+def measure(pack: str, game, games: int, repeats: int) -> dict:
+    from rulewright.runtime import statements
+
     for seed in range(1, games + 1):
         state = game.new_game(seed)
         chooser = random.Random(seed)
@@ -72,18 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for pack in args.packs:
         try:
-            row = measure(pack, args.players, args.games, args.repeats)
+            game = build(pack, args.players)
         except ValueError as refused:  # a player count the pack is not for
             parser.error(str(refused))
-        rows.append(row)
-        if args.json:
-            continue
+        rows.append(measure(pack, game, args.games, args.repeats))
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for row in rows:
         print(f"{row['pack']}: {row['functions']} functions, {row['characters']:,} characters; "
               f"written and compiled in {row['generate_ms']:.0f} ms, of which Python's "
               f"compile {row['compile_ms']:.0f} ms and the writing "
               f"{row['generate_ms'] - row['compile_ms']:.0f} ms")
-    if args.json:
-        print(json.dumps(rows))
     return 0
 
 

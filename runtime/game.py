@@ -239,7 +239,7 @@ class State:
         decider = pending["player"]
         seats = range(self.game.num_players)
         kept = self._round_views
-        before = list(kept[1]) if kept is not None and kept[0] is secret else [None for _ in seats]
+        before = list(kept[1]) if kept is not None and kept[0] is secret else [None] * len(seats)
         for p in seats:
             if p != decider and before[p] is None:
                 before[p] = self._table_view(p)
