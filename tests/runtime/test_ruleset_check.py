@@ -357,3 +357,49 @@ def test_an_available_condition_at_the_nesting_limit_plays_and_one_level_past_it
     line = one_error_line(err)
     assert code == 1 and "nested too deeply" in line
     assert str(past) in line and "RuleError" not in line  # the file, not the engine's class
+
+
+@pytest.fixture
+def fresh_shape_check():
+    """The schema checks are built once a process: build them again, before and after."""
+    from rulewright.runtime import ruleset_check
+
+    ruleset_check._fast_check.cache_clear()
+    ruleset_check._explainer.cache_clear()
+    yield ruleset_check
+    ruleset_check._fast_check.cache_clear()
+    ruleset_check._explainer.cache_clear()
+
+
+def test_the_shipped_shape_check_is_the_one_generated_from_the_schema_as_it_is(fresh_shape_check):
+    """runtime/compiled_shape.py is fastjsonschema's code for schemas/compiled.schema.json, so a
+    process imports it instead of generating it; after an edit of the schema it must be written
+    again (``python -m rulewright.runtime.write_shape_check``), and it is what runs."""
+    import fastjsonschema
+    from rulewright.runtime import compiled_shape
+
+    rc = fresh_shape_check
+    assert compiled_shape.SCHEMA_SHA256 == rc.schema_digest(rc.draft7_schema()), (
+        "schemas/compiled.schema.json changed: run python -m rulewright.runtime.write_shape_check")
+    if compiled_shape.VERSION == fastjsonschema.VERSION:  # another version writes other code
+        shipped = (ROOT / "runtime" / rc.SHAPE_CHECK_MODULE).read_text(encoding="utf-8")
+        assert shipped == rc.shape_check_source()
+    assert rc._fast_check() is compiled_shape.check
+
+
+def test_a_schema_edited_since_the_shipped_check_was_written_is_checked_by_its_own_code(
+        fresh_shape_check, monkeypatch):
+    """A stale shipped check is never used: with a schema that asks for one more top-level key,
+    the check is generated from that schema and refuses a ruleset the shipped one accepts."""
+    from rulewright.runtime import compiled_shape
+
+    rc = fresh_shape_check
+    compiled = compiled_of(REFERENCE)
+    compiled_shape.check(compiled)  # the shipped check accepts it
+    stricter = copy.deepcopy(compiled_schema())  # the schema read once a process: not to be edited
+    stricter["properties"]["designer_notes"] = {"type": "string"}
+    stricter["required"] = [*stricter["required"], "designer_notes"]
+    monkeypatch.setattr(rc, "compiled_schema", lambda: copy.deepcopy(stricter))
+    assert rc._fast_check() is not compiled_shape.check
+    with pytest.raises(RulesetError, match="designer_notes"):
+        rc._check_shape(compiled)
