@@ -12,12 +12,19 @@ repeat is its one-worker time over its two-worker time; the figure is the median
 repeats, with their range. Several ``--rulewright`` commands (e.g. two checkouts' venvs) are
 interleaved in one run, so their figures are taken under the same load. A scaling figure is only
 meaningful on a machine with two otherwise idle cores.
+
+The command runs as it does once installed: with Python's bytecode cache. Before the timed
+runs, each command runs once (``--games 1``), which writes that cache and the compile cache,
+and ``PYTHONDONTWRITEBYTECODE`` is left out of the timed runs' environment: where it is set,
+every start compiles rulewright's modules again (0.14 s a process on the 2-core machine of
+docs/performance.md), which no installed command does (pip writes the cache when it installs).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -32,10 +39,11 @@ def run_once(command: str, pack: str, players: int, games: int, workers: int) ->
     """Wall-clock seconds of one ``simulate`` process."""
     argv = [command, "simulate", pack, "--players", str(players), "--games", str(games),
             "--seed", "1", "--format", "json", "--workers", str(workers)]
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     started = time.perf_counter()
     try:
         done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, cwd=ROOT)
+                              text=True, cwd=ROOT, env=environment)
     except OSError as error:
         raise SystemExit(f"cannot run {command}: {error.strerror}") from None
     if done.returncode != 0:
@@ -68,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     if commands == [None]:
         parser.error("no rulewright command found: install rulewright or give --rulewright")
     times: dict[str, dict[int, list[float]]] = {c: {1: [], 2: []} for c in commands}
+    for command in commands:  # the bytecode and compile caches, as an installed command has them
+        run_once(command, args.pack, args.players, 1, 1)
     for repeat in range(args.repeats):
         order = (1, 2) if repeat % 2 == 0 else (2, 1)
         for command in commands:
