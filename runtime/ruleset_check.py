@@ -213,9 +213,11 @@ def _fast_check():
     so), else generated here from :func:`draft7_schema`: an edited schema is never checked
     by a stale check."""
     schema = draft7_schema()
-    from . import compiled_shape
-
-    if compiled_shape.SCHEMA_SHA256 == schema_digest(schema):
+    try:  # its code imports fastjsonschema's exceptions: another version may not have them
+        from . import compiled_shape
+    except ImportError:
+        compiled_shape = None
+    if compiled_shape is not None and compiled_shape.SCHEMA_SHA256 == schema_digest(schema):
         return compiled_shape.check
     return fastjsonschema.compile(schema, detailed_exceptions=False)
 

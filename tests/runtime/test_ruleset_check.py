@@ -403,3 +403,29 @@ def test_a_schema_edited_since_the_shipped_check_was_written_is_checked_by_its_o
     assert rc._fast_check() is not compiled_shape.check
     with pytest.raises(RulesetError, match="designer_notes"):
         rc._check_shape(compiled)
+
+
+def test_a_fastjsonschema_the_shipped_check_cannot_import_from_is_no_error(
+        fresh_shape_check, monkeypatch):
+    """The shipped code imports fastjsonschema's exceptions; should an installed version lack
+    them, the check is generated at start-up instead, and still refuses what it must."""
+    import builtins
+    import sys
+
+    rc = fresh_shape_check
+    real_import = builtins.__import__
+
+    def without_shipped(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 1 and fromlist and "compiled_shape" in fromlist:
+            raise ImportError("cannot import name 'JsonSchemaValuesException'")
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.delitem(sys.modules, "rulewright.runtime.compiled_shape", raising=False)
+    monkeypatch.setattr(builtins, "__import__", without_shipped)
+    check = rc._fast_check()
+    assert check.__module__ != "rulewright.runtime.compiled_shape"
+    compiled = compiled_of(REFERENCE)
+    check(compiled)
+    compiled["nodes"][0]["op"] = 7
+    with pytest.raises(RulesetError):
+        rc._check_shape(compiled)
