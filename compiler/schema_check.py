@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 
+from ..schema_code import check_for
 from .diagnostics import Diagnostic, diagnostic, did_you_mean, shown
 from .model import Loc
 from .yaml_loader import Document
@@ -65,10 +66,18 @@ def fast_check_for(kind: str):
 
     Only yes or no is used, so the check is generated without detailed exceptions: a failed
     ``if`` branch (taken for every entry that does not match the condition) then raises a
-    short message instead of building the failing schema and a formatted description."""
+    short message instead of building the failing schema and a formatted description. The
+    code is shipped (``schemas/<kind>_check.py``) and used while it is this schema's."""
+    return check_for(kind, fast_schema(kind))
+
+
+def fast_schema(kind: str) -> dict:
+    """The schema of ``kind`` as :func:`fast_check_for` gives it to fastjsonschema: without
+    ``$schema`` (the keywords used are draft-07 compatible), each ``const`` an ``enum``. Its
+    check is shipped, generated (``rulewright/schema_code.py``)."""
     schema = dict(load_schema(kind))
-    schema.pop("$schema", None)  # the keywords used are draft-07 compatible
-    return fastjsonschema.compile(_const_as_enum(schema), detailed_exceptions=False)
+    schema.pop("$schema", None)
+    return _const_as_enum(schema)
 
 
 _NAMES_TO_SCHEMAS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
