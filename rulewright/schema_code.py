@@ -2,7 +2,7 @@
 files against with fastjsonschema, the code fastjsonschema generates for it is written once into
 ``schemas/<name>_check.py``, so a command imports it (from Python's bytecode cache, 1-2 ms)
 instead of generating and compiling it at every start (32-50 ms for the compiled format's
-schema, 60 ms for all seven of a pack's).
+schema, 64 ms for the seven kinds of pack file together).
 
 A shipped check carries the digest of the schema it was generated from, and it is used only
 while that is the digest of the schema asked for: after an edit of a schema (or of how a
@@ -39,8 +39,8 @@ def module_path(name: str) -> Path:
     return Path(package.__file__).with_name(f"{name}_check.py")
 
 
-def module_source(name: str, schema: dict) -> str:
-    """The text of the shipped check ``name`` of ``schema``, as it is now."""
+def module_source(schema: dict) -> str:
+    """The text of the shipped check of ``schema``, as it is now."""
     code = fastjsonschema.compile_to_code(schema, detailed_exceptions=False)
     functions = [line[4:line.index("(")] for line in code.splitlines() if line.startswith("def ")]
     return _HEADER.format(digest=digest(schema)) + code + f"\n\ncheck = {functions[0]}\n"

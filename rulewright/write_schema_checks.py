@@ -27,7 +27,7 @@ def write() -> list[Path]:
     written = []
     for name, schema in shipped_schemas().items():
         path = module_path(name)
-        path.write_text(module_source(name, schema), encoding="utf-8")
+        path.write_text(module_source(schema), encoding="utf-8")
         written.append(path)
     return written
 

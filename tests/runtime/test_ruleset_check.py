@@ -357,4 +357,3 @@ def test_an_available_condition_at_the_nesting_limit_plays_and_one_level_past_it
     line = one_error_line(err)
     assert code == 1 and "nested too deeply" in line
     assert str(past) in line and "RuleError" not in line  # the file, not the engine's class
-
