@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import json
 from pathlib import Path
 from typing import Any, Callable
 
 import fastjsonschema
+
+from .compiled_format import canonical_json
 
 __all__ = ["digest", "module_path", "module_source", "check_for"]
 
@@ -28,9 +29,9 @@ CHECKS_PACKAGE = "rulewright.schemas"
 
 
 def digest(schema: Any) -> str:
-    """sha256 (hex) of a schema's canonical JSON: what a shipped check was generated from."""
-    text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """sha256 (hex) of a schema's canonical JSON (keys in their order, as fastjsonschema writes
+    its code in that order): what a shipped check was generated from."""
+    return hashlib.sha256(canonical_json(schema).encode("utf-8")).hexdigest()
 
 
 def module_path(name: str) -> Path:

@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "a4ef58aa0d37d654399934ad47f5fca211afcf6542c1711462735bd96f500c1a"
+SCHEMA_SHA256 = "a92f61814ed7fd44939aa8151be843fdf049294199a6c695bb7ff9d34af942ad"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "0dca4a0adff34bbb4ae1a3e7a813483bbf3a96f7046596e34e140fe3a28513a9"
+SCHEMA_SHA256 = "683a85edc489cc2a49bc1956f2b7451523e53169cbb54ca63cdc5ddda1777b81"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

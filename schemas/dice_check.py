@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "98863bb6b134b9ccce4abae48ccbbeec288ea0f47c24f55420af42b235579e6d"
+SCHEMA_SHA256 = "557d807edb726cb26d337d48b5b7008e889c2595bb74aadf84a46f845b146fbf"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

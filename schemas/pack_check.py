@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "c0a3219bebb8f7163e62c31b6f8601fd007e67482929b2d4c71abbd8b9f194a9"
+SCHEMA_SHA256 = "4896cc7c09a339dc1e44180fcbb00b2d45e67f70951d973de8808aaaad586d3d"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

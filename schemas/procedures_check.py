@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "ee4f0928ca5f5547d745313222b86743dc9ec03a562df6938255708a194c3a8e"
+SCHEMA_SHA256 = "aa0be1ff5ab4ba36f7087c70de5b08b065fba22251aadd5621e9e68239be4c21"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "8530e44e18ec09481583bb1f4a48bd3a239530582d3fa25d57d349310bc5b8b3"
+SCHEMA_SHA256 = "c822510140528e9a68b69d3d942820f8aa73dcfee7316f946e99d16e804b5378"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "65842046024c1cc45f6c1c22974c7786256472aff5cacecdca7e17a42be1af16"
+SCHEMA_SHA256 = "4c1b8616660e8134a8f4163b8b2e648eb44022a7f45dbdc76d4f5803506c95fa"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

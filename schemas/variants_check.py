@@ -2,7 +2,7 @@
 ``python -m rulewright.write_schema_checks``, do not edit. It is used only while SCHEMA_SHA256
 is the digest of the schema it is asked to check (``rulewright/schema_code.py``)."""
 # ruff: noqa
-SCHEMA_SHA256 = "e60792db05fdced1891639201b4ab20e9586cf52eff43355d6296a41ae430045"
+SCHEMA_SHA256 = "374731a98fba43194c38ffdfba815237e6bec6c7b7a3836fa8218451046d348e"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re
