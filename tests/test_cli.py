@@ -4,6 +4,7 @@ content errors exit 1 with located messages; ``--format json`` prints exactly on
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -180,3 +181,24 @@ def test_usage_error_in_a_fresh_process_has_no_traceback():
     assert out.stderr.strip().splitlines() == [
         "rulewright simulate: error: unknown agent 'robot' (known: random, greedy, mcts, "
         "mcts:ITERATIONS, mcts:SECONDSs, human)"]
+
+
+def test_the_console_script_exits_with_the_commands_status_and_all_it_printed():
+    """``rulewright`` (``cli.run``) freezes the garbage collector before the interpreter
+    shuts down; every line the command printed still arrives and its status is the exit code."""
+    out = subprocess.run([sys.executable, "-m", "rulewright.runtime.cli", "simulate", GOOD,
+                          "--players", "2", "--games", "30", "--seed", "4", "--format", "json"],
+                         capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    document = json.loads(out.stdout)
+    assert [game["index"] for game in document["games"]] == list(range(30))
+
+
+def test_main_leaves_the_callers_garbage_collector_as_it_was(capsys):
+    """A caller that goes on after ``main`` (a test, an editor server) keeps its collector:
+    only the console script freezes it, at its end."""
+    frozen = gc.get_freeze_count()
+    for argv in (["validate", GOOD], ["simulate", GOOD, "--players", "2", "--games", "2"]):
+        code, _out, _err = run(argv, capsys)
+        assert code == 0
+        assert gc.isenabled() and gc.get_freeze_count() == frozen
