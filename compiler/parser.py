@@ -19,6 +19,7 @@ from lark.parsers.lalr_analysis import Shift
 from lark.utils import TextSlice
 
 from . import ir
+from .parser_tables import load as load_tables
 
 __all__ = ["EffectSyntaxError", "parse", "grammar", "START_RULES", "MAX_LENGTH", "MAX_DEPTH",
            "KEYWORDS"]
@@ -71,13 +72,23 @@ def _reserve(token: Token) -> Token:
     return Token.new_borrow_pos(kind, token.value, token) if kind else token
 
 
+GRAMMAR_OPTIONS = {"parser": "lalr", "lexer": "contextual", "start": list(START_RULES),
+                   "propagate_positions": True, "maybe_placeholders": True,
+                   "lexer_callbacks": {"NAME": _reserve}}
+"""How Lark reads ``effect.lark`` (the shipped tables are built with these: ``parser_tables``)."""
+
+
+def grammar_text() -> str:
+    """The text of ``effect.lark``, the effect language's grammar."""
+    return resources.files(__package__).joinpath("effect.lark").read_text(encoding="utf-8")
+
+
 @functools.cache
 def _lark() -> Lark:
-    """The grammar, compiled once per process."""
-    grammar = resources.files(__package__).joinpath("effect.lark").read_text(encoding="utf-8")
-    lark = Lark(grammar, parser="lalr", lexer="contextual", start=list(START_RULES),
-                propagate_positions=True, maybe_placeholders=True,
-                lexer_callbacks={"NAME": _reserve}, cache=True)
+    """The grammar's parser, made once per process: from the tables shipped beside the
+    grammar while they are current, else built from the grammar (``parser_tables``)."""
+    grammar = grammar_text()
+    lark = load_tables(grammar, GRAMMAR_OPTIONS) or Lark(grammar, **GRAMMAR_OPTIONS)
     _RESERVED_TYPES.update({t.pattern.value: t.name for t in lark.terminals
                             if t.pattern.type == "str" and t.pattern.value.isalpha()
                             and t.pattern.value not in CONTEXTUAL_WORDS})
