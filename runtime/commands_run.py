@@ -65,8 +65,9 @@ def add_run_commands(subparsers: Any) -> None:
                      help="local processes to play on, this one included (default 1); results do not "
                      "depend on it")
     sim.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS|local",
-                     help="run on Dask: 'local' or a scheduler address (needs the cluster extra: "
-                     "pip install -e '.[cluster]')")
+                     help="run on Dask: 'local' or the address of a scheduler you trust (Dask "
+                     "exchanges pickles with it; needs the cluster extra: pip install -e "
+                     "'.[cluster]')")
     sim.add_argument("--format", choices=("text", "json"), default="text",
                      help="text: tables for people (default); json: one object on stdout")
     sim.add_argument("--report", default=None, metavar="DIR",
