@@ -74,7 +74,6 @@ def load(grammar: str, options: dict[str, Any]) -> Lark | None:
             or shipped.LARK_VERSION != lark.__version__:
         return None
     given = {name: options[name] for name in _PASSED_AT_LOAD if name in options}
-    given["propagate_positions"] = options.get("propagate_positions", False)
     return Lark._load_from_dict(shipped.DATA, shipped.MEMO, **given)
 
 
