@@ -232,3 +232,42 @@ def test_a_pack_commands_own_help_is_unchanged(capsys):
     code, out, _err = run(["validate", "--help"], capsys)
     assert code == 0
     assert out.startswith("usage: rulewright validate [-h] [--format {text,json,sarif,github}] PACK")
+
+
+_COLLECTOR_PROBE = """
+import atexit, gc, sys
+from rulewright.runtime import cli
+collections, during = [], []
+gc.callbacks.append(lambda phase, info: collections.append(info) if phase == "start" else None)
+def watched(handler):
+    def run(args):
+        before = len(collections)
+        try:
+            return handler(args)
+        finally:
+            during.append(len(collections) - before)
+    return run
+for name in [n for n in dir(cli) if n.startswith("cmd_")]:
+    setattr(cli, name, watched(getattr(cli, name)))
+atexit.register(lambda: print(gc.isenabled(), sum(during), file=sys.stderr))
+sys.argv = ["rulewright", *sys.argv[1:]]
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("argv, collector_on", [
+    (["validate", GOOD], False),
+    (["explain", GOOD, "coin"], False),
+    (["simulate", GOOD, "--players", "2", "--games", "20", "--format", "json"], True),
+])
+def test_the_console_script_runs_a_pack_command_without_the_collector(argv, collector_on):
+    """A command that reads a pack and ends (``one_shot``) runs with the cyclic collector off
+    when it is the console script: no collection walks the compiled pack. The commands that
+    play games keep it, since a run's garbage grows with its games."""
+    out = subprocess.run([sys.executable, "-c", _COLLECTOR_PROBE, *argv], capture_output=True,
+                         text=True, timeout=120, cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    enabled, collections = out.stderr.strip().splitlines()[-1].split()
+    assert enabled == str(collector_on)
+    if not collector_on:
+        assert collections == "0"  # none while the command read, checked and explained the pack
