@@ -275,8 +275,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     (``validate``, ``compile``, ``graph`` ... ``lsp``, which read packs and need only the
     compiler), the commands that run games are not registered, so their modules (the
     simulator, the logs, the statistics) are not imported by a command that never uses them:
-    ``validate`` ends 14-23 ms sooner (docs/performance.md, "Start and stop"). Any other first word (a run command, an option such as ``--help``, a
-    typo) gets the whole parser, so help and "invalid choice" list every command."""
+    ``validate`` ends 14-23 ms sooner (docs/performance.md, "Start and stop"). Any other first
+    word (a run command, an option such as ``--help``, a typo) gets the whole parser, so help
+    and "invalid choice" list every command."""
     parser = _Parser(prog="rulewright",
                      description="A declarative rules compiler for dice and card board games.")
     parser.add_argument("--version", action=_VersionAction)
@@ -389,7 +390,8 @@ def run() -> None:
     freeze (docs/performance.md, "Start and stop"). The memory goes back to the system with the
     process as always, and exit handlers still run. ``main`` itself does not do this: a caller
     that goes on (a test, an editor server) keeps its collector. A command that only reads a
-    pack runs with the collector off from the start (:func:`main`, ``process_ends``)."""
+    pack runs with the collector off once its arguments are parsed (:func:`main`,
+    ``process_ends``)."""
     status = main(process_ends=True)
     gc.freeze()
     sys.exit(status)

@@ -231,7 +231,8 @@ def test_help_and_a_mistyped_command_still_list_every_command(argv, capsys):
 def test_a_pack_commands_own_help_is_unchanged(capsys):
     code, out, _err = run(["validate", "--help"], capsys)
     assert code == 0
-    assert out.startswith("usage: rulewright validate [-h] [--format {text,json,sarif,github}] PACK")
+    assert out.startswith(
+        "usage: rulewright validate [-h] [--format {text,json,sarif,github}] PACK")
 
 
 _COLLECTOR_PROBE = """
