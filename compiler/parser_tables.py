@@ -75,5 +75,3 @@ def load(grammar: str, options: dict[str, Any]) -> Lark | None:
         return None
     given = {name: options[name] for name in _PASSED_AT_LOAD if name in options}
     return Lark._load_from_dict(shipped.DATA, shipped.MEMO, **given)
-
-
