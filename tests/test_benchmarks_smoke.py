@@ -128,12 +128,16 @@ def test_the_scaling_benchmark_times_one_and_two_workers(tmp_path):
     rulewright = Path(sys.executable).with_name("rulewright")
     env = dict(os.environ, RULEWRIGHT_CACHE=str(tmp_path / "cache"))
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "scaling.py"), "--games", "8",
-                          "--repeats", "1", "--json", "--rulewright", str(rulewright)],
+                          "--repeats", "1", "--halves", "--json", "--rulewright", str(rulewright)],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     [row] = json.loads(out.stdout).values()
     assert _positive(row["one_worker_s"]) and _positive(row["two_workers_s"]) and _positive(row["speedup"])
     assert row["repeats"] == 1
+    # the control: two one-worker commands at once, each its half of the games; each pays its
+    # own start, so together they take more processor time than the one worker alone
+    assert _positive(row["halves_s"]) and _positive(row["halves_speedup"])
+    assert row["halves_cpu_s"] > row["one_worker_cpu_s"] > 0
 
 
 def test_the_first_choice_probe_counts_what_an_agent_takes():
