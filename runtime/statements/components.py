@@ -53,6 +53,9 @@ def move_stmt(w, node, nid):
 @helper
 def move(rt, value, dest: str, position: str) -> None:
     """Move every component of ``value`` (one, a list or a zone's) to zone ``dest``."""
+    if value.__class__ is str and not value.startswith("@"):  # one component (``items``)
+        rt.move_component(value, dest, position)
+        return
     for comp_id in list(items(rt, value)):
         if comp_id is not None:
             rt.move_component(comp_id, dest, position)
