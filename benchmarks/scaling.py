@@ -10,15 +10,17 @@ two, the order alternating between repeats; the wall-clock time of the whole pro
 measured (start-up, compiling from the cache and the pool's start included). The speed-up of a
 repeat is its one-worker time over its two-worker time; the figure is the median over the
 repeats, with their range. The processor time of each command (user and system, of every
-process it starts) is measured too: the same games cost more of it when both cores are busy.
+process it starts) is measured too: two workers spend more of it than one, since the second
+process writes the node code it reaches again.
 
 ``--halves`` adds a control to each repeat: two one-worker commands started together, each
 playing half of the games (the second from ``--seed 2``: other games, the same kind). No way
 of sharing the games between two processes can do much better than that, since it shares
 nothing and waits for nothing, so one worker's time over it is the most this machine gives
-(the limit ``--workers 2`` is measured against). Several ``--rulewright`` commands (e.g. two checkouts' venvs) are
-interleaved in one run, so their figures are taken under the same load. A scaling figure is only
-meaningful on a machine with two otherwise idle cores.
+(the limit ``--workers 2`` is measured against); it pays a second start, which two workers
+do not. Several ``--rulewright`` commands (e.g. two checkouts' venvs) are interleaved in one
+run, so their figures are taken under the same load. A scaling figure is only meaningful on
+a machine with two otherwise idle cores.
 
 The command runs as it does once installed: with Python's bytecode cache. Before the timed
 runs, each command runs once (``--games 1``), which writes that cache and the compile cache,
@@ -45,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def simulate_argv(command: str, pack: str, players: int, games: int, workers: int,
                   seed: int = 1) -> list[str]:
+    """The command line of one ``simulate`` run, its JSON output to be thrown away."""
     return [command, "simulate", pack, "--players", str(players), "--games", str(games),
             "--seed", str(seed), "--format", "json", "--workers", str(workers)]
 
