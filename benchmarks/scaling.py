@@ -119,18 +119,18 @@ def main(argv: list[str] | None = None) -> int:
     for command in commands:  # the bytecode and compile caches, as an installed command has them
         run_once(command, args.pack, args.players, 1, 1)
     half = args.games // 2
+    runs = {command: {
+        "one": [simulate_argv(command, args.pack, args.players, args.games, 1)],
+        "two": [simulate_argv(command, args.pack, args.players, args.games, 2)],
+        "halves": [simulate_argv(command, args.pack, args.players, half, 1),
+                   simulate_argv(command, args.pack, args.players, args.games - half, 1,
+                                 seed=2)],
+    } for command in commands}
     for repeat in range(args.repeats):
         order = kinds if repeat % 2 == 0 else kinds[::-1]
         for command in commands:
-            runs = {
-                "one": [simulate_argv(command, args.pack, args.players, args.games, 1)],
-                "two": [simulate_argv(command, args.pack, args.players, args.games, 2)],
-                "halves": [simulate_argv(command, args.pack, args.players, half, 1),
-                           simulate_argv(command, args.pack, args.players, args.games - half,
-                                         1, seed=2)],
-            }
             for kind in order:
-                times[command][kind].append(run_together(runs[kind]))
+                times[command][kind].append(run_together(runs[command][kind]))
     results = {}
     for command in commands:
         row = times[command]

@@ -351,10 +351,9 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
     """Run the command ``argv`` (default: the command line) and return its exit status.
 
     ``process_ends`` (only the console script, :func:`run`, says so): the process ends with
-    this command. A command whose parser sets ``one_shot`` (those that read a pack and stop:
-    ``validate``, ``compile``, ``graph``, ``explain``, ``ids``, ``new``, ``schemas``; not ``lsp``,
-    which serves for as long as the editor runs, nor the commands that play games) then runs
-    with Python's cyclic garbage collector off. Its work is bounded by the pack, and what it
+    this command. A command whose parser sets ``one_shot`` in :func:`build_parser` (those that
+    read a pack and stop; not ``lsp``, which serves for as long as the editor runs, nor the
+    commands that play games) then runs with Python's cyclic garbage collector off. Its work is bounded by the pack, and what it
     builds stays alive to its end: each collection after the compile walked the pack, the IR
     and the graph again (29-38 ms of a 360-400 ms ``validate`` of the larger shipped pack,
     0.3 s of a 5,000-card one), for no memory given back (peak RSS the same within 0.3%, and

@@ -53,7 +53,8 @@ def move_stmt(w, node, nid):
 @helper
 def move(rt, value, dest: str, position: str) -> None:
     """Move every component of ``value`` (one, a list or a zone's) to zone ``dest``."""
-    if value.__class__ is str and not value.startswith("@"):  # one component (``items``)
+    if value.__class__ is str and not value.startswith("@"):
+        # one component: ``items`` would list it alone, and a list of one needs no copy
         rt.move_component(value, dest, position)
         return
     for comp_id in list(items(rt, value)):
