@@ -11,6 +11,14 @@ as in ``whole_games.py``) to reach the functions a game uses, then writes every 
 again, with the compiled-code cache emptied (the best of ``--repeats`` rounds), and compiles
 their sources on their own. Reported per pack: the functions, the characters of Python, the
 time to write and compile them, Python's compile alone, and the difference: the writing.
+
+Also reported: how many of those characters would be left if each node's code were written
+into one function only (``once_characters``). A node that cannot stop is written into every
+function that runs it, and one that may stop into every function that embeds it
+(``runtime/generate.py``); each line of the written code is the code of one node
+(``NodeCode.line_nodes``), so a node's characters are divided by the number of functions
+they appear in. The difference is what inlining adds to compile, in every process that
+plays; a node then called instead of written in would pay a call each time it runs.
 """
 
 from __future__ import annotations
@@ -57,7 +65,23 @@ def measure(pack: str, game, games: int, repeats: int) -> dict:
             compile(source, f"<rule node {nid} {kind}>", "exec")
         compiled_only = min(compiled_only, time.perf_counter() - start)
     return {"pack": pack, "functions": len(keys), "characters": sum(map(len, sources)),
+            "once_characters": round(written_once(code, keys)),
             "generate_ms": generated * 1000, "compile_ms": compiled_only * 1000}
+
+
+def written_once(code, keys: list) -> float:
+    """The characters of the functions ``keys`` if each node's code appeared in one of them:
+    each node's lines (by kind of function) counted once, at their mean length per function."""
+    characters: dict = {}
+    functions: dict = {}
+    for kind, nid in keys:
+        owners = code.line_nodes[f"<rule node {nid} {kind}>"]
+        # line_nodes gives the header and the lines written, not the closing return
+        for number, text in enumerate(code.sources[(kind, nid)].split("\n")):
+            part = (owners[number] if number < len(owners) else nid, kind)
+            characters[part] = characters.get(part, 0) + len(text) + 1
+            functions.setdefault(part, set()).add(nid)
+    return sum(count / len(functions[part]) for part, count in characters.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['pack']}: {row['functions']} functions, {row['characters']:,} characters; "
               f"written and compiled in {row['generate_ms']:.0f} ms, of which Python's "
               f"compile {row['compile_ms']:.0f} ms and the writing "
-              f"{row['generate_ms'] - row['compile_ms']:.0f} ms")
+              f"{row['generate_ms'] - row['compile_ms']:.0f} ms; "
+              f"{row['once_characters']:,} characters if each node's code were written once")
     return 0
 
 

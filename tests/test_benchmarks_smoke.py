@@ -177,8 +177,10 @@ def test_node_code_run_reports_what_writing_the_rules_code_costs():
     assert out.returncode == 0, out.stderr
     [row] = json.loads(out.stdout)
     assert row["pack"] == "dice_forge"
-    for key in ("functions", "characters", "generate_ms", "compile_ms"):
+    for key in ("functions", "characters", "once_characters", "generate_ms", "compile_ms"):
         assert _positive(row[key]), (key, row[key])
+    # the die resolution writes the face effects into each function that runs them
+    assert row["once_characters"] < row["characters"]
     bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "node_code.py"), "nosuch"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no pack content/nosuch" in bad.stderr
