@@ -380,9 +380,7 @@ class _Gen:
             if opname in _COMPARE:
                 return self.on_numbers(opname, left, right, _COMPARE[opname], e[2], e[3])
             if opname in _ARITH:
-                if opname in ("+", "-", "*"):
-                    return self.on_numbers(opname, left, right, _ARITH[opname], e[2], e[3])
-                return f"{_ARITH[opname]}({left}, {right})"
+                return self.on_numbers(opname, left, right, _ARITH[opname], e[2], e[3])
             return f"_unknown_operator({opname!r})"
         if op == "call":
             name, args = e[1], e[2]
@@ -456,27 +454,34 @@ class _Gen:
         """``left OP right`` done by Python itself when both are whole numbers (the common
         case), else by the checking helper, each side evaluated once, left first. A side
         that is a whole number whatever the state (written as one, or a count: ``left_e``
-        and ``right_e`` are the lowered sides) is not tested."""
+        and ``right_e`` are the lowered sides) is not tested. ``/`` and ``%`` (whole-number
+        division, Python's ``//`` and ``%``, as the helper computes them) are done by Python
+        only when the divisor is not 0 either: the helper says "division by zero"."""
         if self.in_source:
             return f"{general}({left}, {right})"
+        python_op = _PYTHON_OP.get(opname, opname)
+        divides = opname in _PYTHON_OP or opname == "%"
         left_constant, right_constant = whole_text(left), whole_text(right)
+        if divides and right_constant and right != "rt.n" and int(right) == 0:
+            return f"{general}({left}, {right})"  # always an error: the helper says which
         if opname in _FOLDED and _NUMBER_TEXT.fullmatch(left) and _NUMBER_TEXT.fullmatch(right):
             folded = _FOLDED[opname](int(left), int(right))  # what Python would work out
             if abs(folded) <= MAX_FOLDED:
                 return repr(folded)
-        if (left_constant or _is_count(left_e)) and (right_constant or _is_count(right_e)):
-            return f"({left} {opname} {right})"
+        if (left_constant or _is_count(left_e)) and (right_constant or (
+                _is_count(right_e) and not divides)):
+            return f"({left} {python_op} {right})"
         a = self.fresh("a")
         if right_constant:
-            return f"({a} {opname} {right} if ({a} := {left}).__class__ is int " \
+            return f"({a} {python_op} {right} if ({a} := {left}).__class__ is int " \
                    f"else {general}({a}, {right}))"
-        if left_constant:  # nothing to evaluate before the right side
-            b = self.fresh("b")
-            return f"({left} {opname} {b} if ({b} := {right}).__class__ is int " \
-                   f"else {general}({left}, {b}))"
         b = self.fresh("b")
-        return (f"({a} {opname} {b} if (({a} := {left}).__class__ is int) "
-                f"& (({b} := {right}).__class__ is int) else {general}({a}, {b}))")
+        nonzero = f" and {b}" if divides else ""  # a count may be 0: tested like the rest
+        if left_constant:  # nothing to evaluate before the right side
+            return f"({left} {python_op} {b} if ({b} := {right}).__class__ is int{nonzero} " \
+                   f"else {general}({left}, {b}))"
+        return (f"({a} {python_op} {b} if (({a} := {left}).__class__ is int) "
+                f"& (({b} := {right}).__class__ is int){nonzero} else {general}({a}, {b}))")
 
     def seat_read(self, e, scope: dict) -> tuple[str, str, str]:
         """``(test, read, otherwise)`` for ``e``, a read of a player's value (``p.coin``,
@@ -798,6 +803,8 @@ _NUMBER_TEXT = re.compile(r"-?\d+")
 _FOLDED = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
 """Arithmetic on two literal numbers, done when the code is written: ``2 * hammer_lap``."""
 MAX_FOLDED = 10 ** 15
+_PYTHON_OP = {"/": "//"}
+"""The language's operators that Python spells otherwise: ``/`` divides whole numbers."""
 
 
 def whole_text(source: str) -> bool:

@@ -522,6 +522,23 @@ def test_arithmetic_on_literals_counts_and_literal_params(tmp_path):
     assert value(state, 0, "points") == 106
 
 
+def test_whole_number_division_and_remainder_round_down_and_refuse_zero(tmp_path):
+    # `* / %` (integer division): Python's own `//` and `%` when both sides are whole numbers
+    # and the divisor is not 0, rounding towards minus infinity as the checking helper does
+    main = ("let a = 0 - 7; gain a / 2 + 10 coin; gain a % 3 favor; "
+            "gain 17 / count(p in players) points; set priority to (0 - 17) % num_players()")
+    state = new_game(tmp_path, main, players=3)
+    assert [value(state, 0, name) for name in ("coin", "favor", "points", "priority")] \
+        == [-4 + 10, 2, 5, 1]
+    assert " // " in state.game.rules.code.dump()
+    # a divisor of 0, whether a count, a variable, a literal or folded, stops the game with
+    # the rule's own message, never Python's ZeroDivisionError
+    for effect in ("gain 5 / count(p in players where p > 5) coin", "let z = 0; gain 5 % z coin",
+                   "gain 5 / 0 coin", "gain 5 % (1 - 1) coin"):
+        with pytest.raises(EngineError, match=r"\('.+'\): division by zero"):
+            new_game(tmp_path / str(len(effect)), effect, players=3)
+
+
 def test_arithmetic_on_a_list_beside_a_literal_is_refused(tmp_path):
     with pytest.raises(EngineError, match="cannot compute"):
         new_game(tmp_path, "let l = [1, 2]; gain 2 * l coin")
