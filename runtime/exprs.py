@@ -1116,6 +1116,12 @@ def _order_by(rt, env, args):
     values = items(rt, args[0])
     keys = args[1]
     directions = args[2] if len(args) > 2 else []
+    if "desc" not in directions:  # most often: each item's keys are its sort key as they are
+        for row in keys:
+            if None in row:
+                break
+        else:
+            return [values[i] for i in sorted(range(len(values)), key=keys.__getitem__)]
 
     def key(i):
         out = []

@@ -116,6 +116,16 @@ def test_descending_order_key(tmp_path):
     assert [value(state, p, "points") for p in range(3)] == [3, 2, 1]
 
 
+def test_an_order_key_that_is_none_sorts_as_zero(tmp_path):
+    # seat 1's first key is none (no q), so it ties with seat 0's 0 and the next key decides
+    main = ("for each p in players: set priority to 3 - p;"
+            "for each p in players by top(q in players where q == p and q != 1), priority: "
+            "gain count(q in players where q.points > 0) + 1 points")
+    state = new_game(tmp_path, main, players=3)
+    # keys: seat 0 (0, 3), seat 1 (none -> 0, 2), seat 2 (2, 1): seat 1 first, then 0, then 2
+    assert [value(state, p, "points") for p in range(3)] == [2, 1, 3]
+
+
 CARD_TRIGGER = {"id": "mint", "deck": "deck", "name": "Mint",
                 "abilities": [{"id": "echo", "timing": "trigger", "when": "gain coin",
                                "effect": "gain 1 points"}]}
