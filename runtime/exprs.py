@@ -770,7 +770,8 @@ class _Gen:
         return {"setup": setup, "source": f"_counted(rt, {source})", "guard": guard,
                 "held": self.fresh("s") if guard else None, "item": item,
                 "bind": f"_bind({inner}, {var!r}, {item})" if binds else None,
-                "where": where, "value": value, "printed_only": printed_only}
+                "where": where, "value": value, "printed_only": printed_only,
+                "static_read": f"{printed}[0].get({item})"}
 
 
 def mentions(name: str, source: str) -> bool:

@@ -177,7 +177,8 @@ class Writer:
                 self.line(f"{props} = {table}.get({parts['item']})")
                 with self.block(f"if {props} is None or {props} is not {last}:"):
                     self.line(f"{last} = {props}")
-                    self.line(f"{passed} = {where}")
+                    # the item's props of the static table, just read, are not looked up again
+                    self.line(f"{passed} = {where.replace(parts['static_read'], props)}")
                 where = passed
             if where is not None:
                 blocks.enter_context(self.block(f"if {where}:"))

@@ -326,7 +326,11 @@ def test_a_filter_on_printed_props_is_tested_once_per_run_of_copies_but_state_ev
             "for each c in tableau where c.cost == 5: gain 1 favor")
     state = new_game(tmp_path, main, cards=cards, rules=LAMP_AND_BELL["rules"])
     assert [value(state, 0, n) for n in ("points", "coin", "favor")] == [3 + 1, 1, 1]
-    assert " is not _lq" in state.game.rules.code.dump()  # the run of copies is used
+    code = state.game.rules.code.dump()
+    assert " is not _lq" in code  # the run of copies is used
+    # and the filter reads the props the run test has just looked up, not the table again
+    filters = [line for line in code.splitlines() if line.lstrip().startswith("_ok")]
+    assert filters and not any("[0].get(" in line for line in filters)
 
 
 def test_move_and_draw_reach_your_zones_others_zones_and_refuse_what_is_no_zone(tmp_path):
