@@ -417,6 +417,8 @@ class _Gen:
                         self.in_source -= 1
                         return f"_counted(rt, {source}).count({x(equal)})"
                     return f"len({x(args[0])})"
+                if args[0][0] == "zone":  # the zone's own list, not a copy of it
+                    return f"len({self.zone_items(args[0], env, scope)})"
                 return f"len({self.as_list(x(args[0]))})"
             if name == "icons" and len(args) == 1:
                 return f"rt.icons({x(args[0])})"  # the rules' own list: stores copy it

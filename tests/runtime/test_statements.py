@@ -333,6 +333,21 @@ def test_a_filter_on_printed_props_is_tested_once_per_run_of_copies_but_state_ev
     assert filters and not any("[0].get(" in line for line in filters)
 
 
+def test_the_size_of_a_zone_counts_yours_another_seats_and_a_shared_one(tmp_path):
+    # `size(Z)` and `count(Z)` of a zone: the number of components it holds, read from the
+    # zone's own list wherever its owner is known or not
+    main = ("move top(supply) to pool; for each p in players where p == 2: move top(supply) to p.pool; "
+            "for each p in players where p == 2: move top(supply) to p.pool; "
+            "gain size(pool) coin; gain count(supply) points; "
+            "for each p in players where p == 2: gain size(p.pool) favor")
+    state = new_game(tmp_path, main, dice=[dict(DIE, count=5)], players=3)
+    assert [value(state, 0, "coin"), value(state, 0, "points"), value(state, 2, "favor")] \
+        == [1, 2, 2]
+    assert "len(rt.zones[" in state.game.rules.code.dump()  # no copy of the zone is made
+    with pytest.raises(EngineError, match="zone 'pool' belongs to a player, but got 7"):
+        new_game(tmp_path / "bad", "let q = 7; gain size(q.pool) coin", dice=[DIE])
+
+
 def test_move_and_draw_reach_your_zones_others_zones_and_refuse_what_is_no_zone(tmp_path):
     # a statement's zone is read by its key where the compiler knows it (a shared zone,
     # `you`'s own), through the zone value otherwise; either way the same zone
