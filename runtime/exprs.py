@@ -665,7 +665,8 @@ class _Gen:
         text = self.expr(e, loop["env"], loop["scope"])
         self.loops.append(loop)
         loop["memos"].append(box)
-        return f"({box}[0] if {box} else _remember({box}, {text}))"
+        # list.append answers None: `or` then reads back the value just kept
+        return f"({box}[0] if {box} else {box}.append({text}) or {box}[0])"
 
     def first_passing(self, e, env: str, scope: dict, top: bool) -> str:
         """``top(x in S where C)``: the last item of S that passes C (``bottom``: the first),
@@ -956,11 +957,6 @@ def _calls(e) -> bool:
     if e[0] in ("fn", "call", "const", "zone"):
         return True
     return e[0] != "lit" and any(_calls(part) for part in e)
-
-
-def _remember(box: list, value):
-    box.append(value)
-    return value
 
 
 def _unbound(name):
@@ -1291,7 +1287,7 @@ BUILTINS: dict[str, Callable] = {
 
 
 _HELPERS: dict[str, Any] = {
-    "_items": items, "_unbound": _unbound, "_remember": _remember, "_bind": _bind, "_negative": _negative,
+    "_items": items, "_unbound": _unbound, "_bind": _bind, "_negative": _negative,
     "_definition": _definition, "_unknown_operator": _unknown_operator, "_builtins": BUILTINS,
     "_NO_PROPS": ({}, {}), "_holds": _holds, "_has_icon": _has_icon, "_zone_list": _zone_list,
     "_counted": _counted, "_zone_key": _zone_key,

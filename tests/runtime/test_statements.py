@@ -314,6 +314,18 @@ def test_a_count_or_top_by_prop_works_its_value_out_only_when_the_zone_has_compo
             new_game(tmp_path / "dice", main, dice=[DIE])
 
 
+def test_a_filter_part_no_item_changes_keeps_its_value_for_every_item_false_and_none_too(tmp_path):
+    # `you.coin + 1` and `you.coin > 5` depend on no die: worked out for the first die that
+    # needs them and kept for the others, whatever they are (a number, false, none)
+    main = ("gain count(d in supply where d.tier == you.coin + 1) points; "
+            "gain count(d in supply where (d.tier == 1) == (you.coin > 5)) favor; "
+            "gain count(d in supply where (d.tier == 2) == (you.coin > 5)) coin; "
+            "gain count(d in supply where d.colour != top(q in players where q > 5)) points")
+    state = new_game(tmp_path, main, dice=[DIE], players=2)
+    assert [value(state, 0, name) for name in ("points", "favor", "coin")] == [3 + 3, 0, 3]
+    assert ".append(" in state.game.rules.code.dump()  # the kept value is used
+
+
 def test_a_filter_on_printed_props_is_tested_once_per_run_of_copies_but_state_every_time(tmp_path):
     # a loop's filter that reads the item only through printed props answers the same for
     # the copies of a card side by side, and is worked out once for them; what a card's
