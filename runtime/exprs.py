@@ -462,7 +462,7 @@ class _Gen:
         if self.in_source:
             return f"{general}({left}, {right})"
         python_op = _PYTHON_OP.get(opname, opname)
-        divides = opname in _PYTHON_OP or opname == "%"
+        divides = opname in ("/", "%")
         left_constant, right_constant = whole_text(left), whole_text(right)
         if divides and right_constant and right != "rt.n" and int(right) == 0:
             return f"{general}({left}, {right})"  # always an error: the helper says which

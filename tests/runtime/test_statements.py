@@ -348,8 +348,9 @@ def test_a_filter_on_printed_props_is_tested_once_per_run_of_copies_but_state_ev
 def test_the_size_of_a_zone_counts_yours_another_seats_and_a_shared_one(tmp_path):
     # `size(Z)` and `count(Z)` of a zone: the number of components it holds, read from the
     # zone's own list wherever its owner is known or not
-    main = ("move top(supply) to pool; for each p in players where p == 2: move top(supply) to p.pool; "
-            "for each p in players where p == 2: move top(supply) to p.pool; "
+    main = ("move top(supply) to pool; "
+            "for each p in players where p == 2: { move top(supply) to p.pool; "
+            "move top(supply) to p.pool }; "
             "gain size(pool) coin; gain count(supply) points; "
             "for each p in players where p == 2: gain size(p.pool) favor")
     state = new_game(tmp_path, main, dice=[dict(DIE, count=5)], players=3)
