@@ -353,11 +353,12 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
     ``process_ends`` (only the console script, :func:`run`, says so): the process ends with
     this command. A command whose parser sets ``one_shot`` in :func:`build_parser` (those that
     read a pack and stop; not ``lsp``, which serves for as long as the editor runs, nor the
-    commands that play games) then runs with Python's cyclic garbage collector off. Its work is bounded by the pack, and what it
-    builds stays alive to its end: each collection after the compile walked the pack, the IR
-    and the graph again (29-38 ms of a 360-400 ms ``validate`` of the larger shipped pack,
-    0.3 s of a 5,000-card one), for no memory given back (peak RSS the same within 0.3%, and
-    1.8% more for a pack of 2,001 errors: docs/performance.md, "Start and stop")."""
+    commands that play games) then runs with Python's cyclic garbage collector off. Its work
+    is bounded by the pack, and what it builds stays alive to its end: each collection after
+    the compile walked the pack, the IR and the graph again (29-38 ms of a 360-400 ms
+    ``validate`` of the larger shipped pack, 0.3 s of a 5,000-card one), for no memory given
+    back (peak RSS the same within 0.3%, and 1.8% more for a pack of 2,001 errors:
+    docs/performance.md, "Start and stop")."""
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(words[0] if words else None)
     args = parser.parse_args(words)

@@ -461,7 +461,7 @@ class _Gen:
         only when the divisor is not 0 either: the helper says "division by zero"."""
         if self.in_source:
             return f"{general}({left}, {right})"
-        python_op = _PYTHON_OP.get(opname, opname)
+        python_op = "//" if opname == "/" else opname  # `/` divides whole numbers
         divides = opname in ("/", "%")
         left_constant, right_constant = whole_text(left), whole_text(right)
         if divides and right_constant and right != "rt.n" and int(right) == 0:
@@ -733,7 +733,11 @@ class _Gen:
         ``source``, the items' list (counted as steps); ``guard`` (or empty), a condition no
         item changes, tested once on a source with items (held in local ``held``); ``item``,
         the local each item is bound to; ``bind`` (or None), the call that binds it in the
-        env local the filter hands on; ``where`` (or None) and ``value``."""
+        env local the filter hands on; ``where`` (or None) and ``value``; ``printed_only``,
+        whether ``where`` reads the item only through printed props (the same answer for
+        the copies side by side in a zone), and ``static_read``, the text with which
+        ``where`` looks the item's props up in the static table (a loop that has looked them
+        up already puts its local in its place)."""
         var = e[1]
         self.in_source += 1
         source = self.zone_items(e[2], env, scope) if e[2][0] == "zone" \
@@ -807,8 +811,6 @@ _NUMBER_TEXT = re.compile(r"-?\d+")
 _FOLDED = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
 """Arithmetic on two literal numbers, done when the code is written: ``2 * hammer_lap``."""
 MAX_FOLDED = 10 ** 15
-_PYTHON_OP = {"/": "//"}
-"""The language's operators that Python spells otherwise: ``/`` divides whole numbers."""
 
 
 def whole_text(source: str) -> bool:
